@@ -1,0 +1,413 @@
+/**
+ * McpClient: the public methods, the caches, and the lifecycle. It owns the undici dispatcher
+ * (unless one was injected) and the dialect it connected with; every call gets a deadline and
+ * goes through the one call loop.
+ */
+import { Agent, type Dispatcher } from 'undici';
+import { runCall } from './call.ts';
+import { Deadline } from './deadline.ts';
+import type { Dialect, Operation, Progress } from './dialects/dialect.ts';
+import { StatefulDialect } from './dialects/mcp-stateful/index.ts';
+import {
+  ClientClosedError,
+  JsonRpcError,
+  MalformedMessageError,
+  ToolNotFoundError,
+} from './errors.ts';
+import { type ClientEvents, EventHub } from './events.ts';
+import { isObject, type JsonObject } from './jsonrpc.ts';
+import {
+  type ClientOptions,
+  type ResolvedOptions,
+  resolveOptions,
+  STATEFUL_VERSIONS,
+} from './options.ts';
+import { checkStructuredContent, toCallToolResult } from './results.ts';
+import { createAgentOptions } from './transport/http.ts';
+import type {
+  CallToolResult,
+  CompleteResult,
+  CompletionReference,
+  GetPromptResult,
+  LoggingLevel,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplate,
+  Tool,
+} from './types.ts';
+
+/** Options every method takes. */
+export interface RequestOptions {
+  /** Aborting it rejects the call with AbortedError and tells the server to stop. */
+  signal?: AbortSignal;
+  /** This call's timeout, instead of the client's `timeoutMs`. */
+  timeoutMs?: number;
+}
+
+export interface CallToolOptions extends RequestOptions {
+  /** Receives the server's progress reports; giving it asks the server for them. */
+  onProgress?: (progress: Progress) => void;
+}
+
+export interface ListOptions extends RequestOptions {
+  /** Ignore the cache and ask the server again. */
+  refresh?: boolean;
+}
+
+/** A guard against servers that hand out cursors forever. */
+const MAX_PAGES = 1_000;
+
+export class McpClient implements AsyncDisposable {
+  readonly url: string;
+  readonly #options: ResolvedOptions;
+  readonly #dispatcher: Dispatcher;
+  readonly #ownsDispatcher: boolean;
+  readonly #events = new EventHub();
+  readonly #calls = new Set<Deadline>();
+  #dialect: Dialect | undefined;
+  #connecting: Promise<Dialect> | undefined;
+  #tools: Promise<Tool[]> | undefined;
+  #closing: Promise<void> | undefined;
+
+  constructor(url: string | URL, options: ClientOptions = {}) {
+    this.#options = resolveOptions(url, options);
+    this.url = this.#options.url;
+    this.#ownsDispatcher = options.dispatcher === undefined;
+    this.#dispatcher =
+      options.dispatcher ?? new Agent(createAgentOptions(this.#options.connectTimeoutMs));
+  }
+
+  /** The negotiated protocol revision, once connected. */
+  get protocolVersion(): string | undefined {
+    return this.#dialect?.server.protocolVersion;
+  }
+
+  get serverInfo(): Dialect['server']['serverInfo'] | undefined {
+    return this.#dialect?.server.serverInfo;
+  }
+
+  get serverCapabilities(): JsonObject | undefined {
+    return this.#dialect?.server.capabilities;
+  }
+
+  get instructions(): string | undefined {
+    return this.#dialect?.server.instructions;
+  }
+
+  /** Which dialect the client speaks with this server, once connected. */
+  get dialect(): string | undefined {
+    return this.#dialect?.name;
+  }
+
+  /** Connects now rather than on first use. Safe to call more than once. */
+  async connect(options: RequestOptions = {}): Promise<void> {
+    await this.#connected(options);
+  }
+
+  /** Subscribes to server notifications; returns the function that unsubscribes. */
+  on<E extends keyof ClientEvents>(event: E, listener: ClientEvents[E]): () => void {
+    return this.#events.on(event, listener);
+  }
+
+  /** Every tool the server offers, all pages followed; cached until the server says it changed. */
+  async listTools(options: ListOptions = {}): Promise<Tool[]> {
+    if (options.refresh || !this.#tools) {
+      // Concurrent callers share one listing. A list_changed that lands meanwhile drops it from the
+      // cache (see #invalidateTools), so a stale answer is handed out once but never kept.
+      const listing = this.#listAll<Tool>('tools/list', 'tools', options);
+      this.#tools = listing;
+      listing.catch(() => {
+        if (this.#tools === listing) this.#tools = undefined;
+      });
+      return listing;
+    }
+    return this.#tools;
+  }
+
+  async callTool(
+    name: string,
+    args: JsonObject = {},
+    options: CallToolOptions = {},
+  ): Promise<CallToolResult> {
+    const tool = await this.#toolNamed(name, options);
+    const context = { url: this.url, method: 'tools/call', tool: name };
+    let raw: JsonObject;
+    try {
+      raw = await this.#request(
+        {
+          method: 'tools/call',
+          params: { name, arguments: args },
+          idempotent: tool?.annotations?.idempotentHint === true,
+          tool: name,
+        },
+        options,
+        options.onProgress,
+      );
+    } catch (error) {
+      if (error instanceof JsonRpcError && !tool) {
+        const available = (await this.listTools(options)).map((t) => t.name);
+        throw new ToolNotFoundError(available, { ...context, cause: error });
+      }
+      throw error;
+    }
+    const result = toCallToolResult(raw, context);
+    checkStructuredContent(result, tool?.outputSchema, context);
+    return result;
+  }
+
+  listResources(options: RequestOptions = {}): Promise<Resource[]> {
+    return this.#listAll<Resource>('resources/list', 'resources', options);
+  }
+
+  listResourceTemplates(options: RequestOptions = {}): Promise<ResourceTemplate[]> {
+    return this.#listAll<ResourceTemplate>(
+      'resources/templates/list',
+      'resourceTemplates',
+      options,
+    );
+  }
+
+  async readResource(uri: string, options: RequestOptions = {}): Promise<ReadResourceResult> {
+    const result = await this.#request(
+      { method: 'resources/read', params: { uri }, idempotent: true },
+      options,
+    );
+    return expectArray(
+      result,
+      'contents',
+      'resources/read',
+      this.url,
+    ) as unknown as ReadResourceResult;
+  }
+
+  /** Asks the server to send `resourceUpdated` events for `uri`. */
+  async subscribeResource(uri: string, options: RequestOptions = {}): Promise<void> {
+    await this.#request(
+      { method: 'resources/subscribe', params: { uri }, idempotent: true },
+      options,
+    );
+  }
+
+  async unsubscribeResource(uri: string, options: RequestOptions = {}): Promise<void> {
+    await this.#request(
+      { method: 'resources/unsubscribe', params: { uri }, idempotent: true },
+      options,
+    );
+  }
+
+  listPrompts(options: RequestOptions = {}): Promise<Prompt[]> {
+    return this.#listAll<Prompt>('prompts/list', 'prompts', options);
+  }
+
+  async getPrompt(
+    name: string,
+    args: Record<string, string> = {},
+    options: RequestOptions = {},
+  ): Promise<GetPromptResult> {
+    const result = await this.#request(
+      { method: 'prompts/get', params: { name, arguments: args }, idempotent: true },
+      options,
+    );
+    return expectArray(result, 'messages', 'prompts/get', this.url) as unknown as GetPromptResult;
+  }
+
+  /** Argument completion for a prompt or a resource template. */
+  async complete(
+    ref: CompletionReference,
+    argument: { name: string; value: string },
+    options: RequestOptions & { context?: { arguments?: Record<string, string> } } = {},
+  ): Promise<CompleteResult> {
+    const params: JsonObject = { ref, argument };
+    if (options.context) params['context'] = options.context;
+    const result = await this.#request(
+      { method: 'completion/complete', params, idempotent: true },
+      options,
+    );
+    if (!isObject(result['completion']) || !Array.isArray(result['completion']['values'])) {
+      throw new MalformedMessageError('completion result without completion.values', {
+        url: this.url,
+        method: 'completion/complete',
+      });
+    }
+    return result as unknown as CompleteResult;
+  }
+
+  async setLoggingLevel(level: LoggingLevel, options: RequestOptions = {}): Promise<void> {
+    await this.#request(
+      { method: 'logging/setLevel', params: { level }, idempotent: true },
+      options,
+    );
+  }
+
+  /** Checks that the server answers. */
+  async ping(options: RequestOptions = {}): Promise<void> {
+    await this.#request({ method: 'ping', idempotent: true }, options);
+  }
+
+  /**
+   * Ends the session (DELETE), stops the streams, rejects calls still running with
+   * ClientClosedError, and closes the dispatcher the client owns. Leaves no socket or timer.
+   */
+  close(): Promise<void> {
+    this.#closing ??= this.#shutdown();
+    return this.#closing;
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+
+  async #shutdown(): Promise<void> {
+    for (const deadline of this.#calls) deadline.abort(new ClientClosedError({ url: this.url }));
+    const dialect = this.#dialect ?? (await this.#connecting?.catch(() => undefined));
+    await dialect?.close();
+    if (this.#ownsDispatcher) await this.#dispatcher.destroy();
+  }
+
+  async #toolNamed(name: string, options: RequestOptions): Promise<Tool | undefined> {
+    const cached = (await this.listTools(options)).find((tool) => tool.name === name);
+    if (cached) return cached;
+    // The cache may predate the tool: look once more before calling it unknown.
+    return (await this.listTools({ ...options, refresh: true })).find((tool) => tool.name === name);
+  }
+
+  async #listAll<T>(method: string, key: string, options: RequestOptions): Promise<T[]> {
+    const items: T[] = [];
+    const seen = new Set<string>();
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_PAGES; page++) {
+      const params = cursor === undefined ? undefined : { cursor };
+      const result = await this.#request({ method, params, idempotent: true }, options);
+      items.push(...(expectArray(result, key, method, this.url)[key] as T[]));
+      const next = result['nextCursor'];
+      // Stop on a missing or empty cursor, and on one we have seen: a server that loops would hang us.
+      if (typeof next !== 'string' || next === '' || seen.has(next)) break;
+      seen.add(next);
+      cursor = next;
+    }
+    return items;
+  }
+
+  async #request(
+    operation: Operation,
+    options: RequestOptions,
+    onProgress?: (progress: Progress) => void,
+  ): Promise<JsonObject> {
+    if (this.#closing) throw new ClientClosedError({ url: this.url, method: operation.method });
+    using deadline = new Deadline({
+      timeoutMs: options.timeoutMs ?? this.#options.timeoutMs,
+      maxTimeoutMs: this.#options.maxTimeoutMs,
+      signal: options.signal,
+      context: { url: this.url, method: operation.method, tool: operation.tool },
+    });
+    this.#calls.add(deadline);
+    try {
+      const dialect = this.#dialect ?? (await this.#connected(options, deadline));
+      const progress =
+        onProgress &&
+        ((report: Progress) => {
+          if (this.#options.resetTimeoutOnProgress) deadline.extend();
+          onProgress(report);
+        });
+      return await runCall(dialect, operation, { deadline, onProgress: progress });
+    } finally {
+      this.#calls.delete(deadline);
+    }
+  }
+
+  /** The dialect, connecting first if needed. Concurrent callers share one connection attempt. */
+  async #connected(options: RequestOptions, deadline?: Deadline): Promise<Dialect> {
+    if (this.#dialect) return this.#dialect;
+    if (this.#closing) throw new ClientClosedError({ url: this.url, method: 'initialize' });
+    this.#connecting ??= this.#open().then(
+      (dialect) => {
+        this.#dialect = dialect;
+        return dialect;
+      },
+      (error: unknown) => {
+        this.#connecting = undefined;
+        throw error;
+      },
+    );
+    const own = deadline
+      ? undefined
+      : new Deadline({
+          timeoutMs: options.timeoutMs ?? this.#options.timeoutMs,
+          maxTimeoutMs: this.#options.maxTimeoutMs,
+          signal: options.signal,
+          context: { url: this.url, method: 'initialize' },
+        });
+    try {
+      return await raceAbort(this.#connecting, (deadline ?? own)!.signal);
+    } finally {
+      own?.[Symbol.dispose]();
+    }
+  }
+
+  async #open(): Promise<Dialect> {
+    const options = this.#options;
+    using deadline = new Deadline({
+      timeoutMs: options.timeoutMs,
+      maxTimeoutMs: options.maxTimeoutMs,
+      context: { url: this.url, method: 'initialize' },
+    });
+    this.#calls.add(deadline);
+    try {
+      return await StatefulDialect.connect(
+        {
+          url: this.url,
+          dispatcher: this.#dispatcher,
+          headers: options.headers,
+          clientInfo: { ...options.clientInfo },
+          capabilities: {},
+          protocolVersion: options.protocolVersion,
+          supportedVersions: STATEFUL_VERSIONS,
+          maxResponseBytes: options.maxResponseBytes,
+          maxEventSize: options.maxEventSize,
+          retry: options.retry,
+          listen: options.listen,
+          reconnectAttempts: options.reconnectAttempts,
+          timeoutMs: options.timeoutMs,
+          maxTimeoutMs: options.maxTimeoutMs,
+        },
+        {
+          notification: (message) => {
+            if (message.method === 'notifications/tools/list_changed') this.#invalidateTools();
+            this.#events.notify(message);
+          },
+          warning: (error) => this.#events.emit('warning', error),
+        },
+        deadline,
+      );
+    } finally {
+      this.#calls.delete(deadline);
+    }
+  }
+
+  #invalidateTools(): void {
+    this.#tools = undefined;
+  }
+}
+
+/** Creates a client. Nothing is sent until the first call (or `connect()`). */
+export function createMcpClient(url: string | URL, options?: ClientOptions): McpClient {
+  return new McpClient(url, options);
+}
+
+function expectArray(result: JsonObject, key: string, method: string, url: string): JsonObject {
+  if (!Array.isArray(result[key])) {
+    throw new MalformedMessageError(`${method} result without a "${key}" array`, { url, method });
+  }
+  return result;
+}
+
+/** Waits for a shared promise, but lets one caller's signal stop its own wait. */
+function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}

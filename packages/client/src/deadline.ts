@@ -1,0 +1,92 @@
+/**
+ * One AbortSignal per call: it fires when the caller aborts or the deadline passes, and its
+ * reason is already the toolwire error to throw (AbortedError or TimeoutError). Progress can push
+ * the deadline back, never past the hard cap measured from the call's start.
+ */
+import { AbortedError, type ErrorContext, TimeoutError } from './errors.ts';
+
+export interface DeadlineOptions {
+  timeoutMs: number;
+  /** The hard cap from the start of the call; `extend()` never goes past it. */
+  maxTimeoutMs: number;
+  signal?: AbortSignal | undefined;
+  context: ErrorContext;
+}
+
+export class Deadline implements Disposable {
+  readonly signal: AbortSignal;
+  readonly #controller = new AbortController();
+  readonly #options: DeadlineOptions;
+  readonly #started = performance.now();
+  #timer: NodeJS.Timeout | undefined;
+  #onCallerAbort: (() => void) | undefined;
+
+  constructor(options: DeadlineOptions) {
+    this.#options = options;
+    this.signal = this.#controller.signal;
+    const caller = options.signal;
+    if (caller?.aborted) {
+      this.#controller.abort(new AbortedError({ ...options.context, cause: caller.reason }));
+      return;
+    }
+    if (caller) {
+      this.#onCallerAbort = () =>
+        this.#controller.abort(new AbortedError({ ...options.context, cause: caller.reason }));
+      caller.addEventListener('abort', this.#onCallerAbort, { once: true });
+    }
+    this.#arm(Math.min(options.timeoutMs, options.maxTimeoutMs));
+  }
+
+  /** Milliseconds until the deadline, as it stands now. */
+  remainingMs(): number {
+    if (this.signal.aborted) return 0;
+    const elapsed = performance.now() - this.#started;
+    return Math.max(0, Math.min(this.#options.timeoutMs, this.#options.maxTimeoutMs - elapsed));
+  }
+
+  /** The call showed signs of life (progress): restart the timeout, within the hard cap. */
+  extend(): void {
+    if (this.signal.aborted) return;
+    const elapsed = performance.now() - this.#started;
+    this.#arm(Math.min(this.#options.timeoutMs, this.#options.maxTimeoutMs - elapsed));
+  }
+
+  /** Ends the call now with `reason` (the client closing, say). */
+  abort(reason: Error): void {
+    this.#controller.abort(reason);
+  }
+
+  #arm(ms: number): void {
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(
+      () => {
+        const elapsed = Math.round(performance.now() - this.#started);
+        this.#controller.abort(new TimeoutError(elapsed, this.#options.context));
+      },
+      Math.max(0, ms),
+    );
+  }
+
+  [Symbol.dispose](): void {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    if (this.#onCallerAbort)
+      this.#options.signal?.removeEventListener('abort', this.#onCallerAbort);
+  }
+}
+
+/** Resolves after `ms`, or rejects with the signal's reason as soon as it aborts. */
+export function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}

@@ -1,0 +1,241 @@
+/**
+ * One request, from POST to response: the answer may be a JSON body or an event stream that
+ * carries notifications and server requests before the response. A stream that breaks after the
+ * server gave event ids is resumed with GET + Last-Event-ID, as the transport spec says.
+ */
+import type { Deadline } from '../../deadline.ts';
+import { sleep } from '../../deadline.ts';
+import {
+  ContentTypeError,
+  MalformedMessageError,
+  StreamTruncatedError,
+  TransportError,
+} from '../../errors.ts';
+import {
+  classify,
+  isObject,
+  type JsonRpcMessage,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+  parseMessages,
+} from '../../jsonrpc.ts';
+import {
+  discard,
+  excerpt,
+  type HttpResponse,
+  readText,
+  send,
+  statusError,
+} from '../../transport/http.ts';
+import { readMessages, type StreamPosition } from '../../transport/sse.ts';
+import type { Progress } from '../dialect.ts';
+import type { Router, Waiter } from './router.ts';
+import {
+  ACCEPT_POST,
+  ACCEPT_STREAM,
+  type Session,
+  SessionNotFound,
+  type StatefulConfig,
+} from './session.ts';
+
+export interface Wire {
+  config: StatefulConfig;
+  session: Session;
+  router: Router;
+}
+
+export interface ExchangeOptions {
+  deadline: Deadline;
+  idempotent: boolean;
+  tool?: string | undefined;
+  onProgress?: ((progress: Progress) => void) | undefined;
+}
+
+export interface Exchanged {
+  response: JsonRpcResponse;
+  header(name: string): string | undefined;
+}
+
+/** Statuses whose body, even a JSON-RPC error, means "try again": they go to the retry policy. */
+const TRANSIENT = new Set([408, 429, 502, 503, 504]);
+
+export async function exchange(
+  wire: Wire,
+  request: JsonRpcRequest,
+  options: ExchangeOptions,
+): Promise<Exchanged> {
+  const { config, session, router } = wire;
+  const { signal } = options.deadline;
+  const context = { url: config.url, method: request.method, tool: options.tool };
+  const carriedSession = session.id !== undefined;
+  const waiter = router.expect(request.id, options.onProgress);
+  try {
+    const response = await send(config.dispatcher, {
+      url: config.url,
+      method: 'POST',
+      headers: session.headers(ACCEPT_POST, { 'content-type': 'application/json' }),
+      body: JSON.stringify(request),
+      signal,
+    });
+    const exchanged = (message: JsonRpcResponse): Exchanged => ({
+      response: message,
+      header: response.header,
+    });
+    if (response.status === 404 && carriedSession) {
+      discard(response);
+      throw new SessionNotFound(true);
+    }
+    if (response.status >= 200 && response.status < 300) {
+      if (response.mediaType === 'text/event-stream') {
+        await untilAnswered(wire, response, waiter, options);
+        return exchanged(waiter.response!);
+      }
+      const text = await readText(response, config.maxResponseBytes, config.url, signal);
+      if (response.mediaType !== 'application/json') {
+        throw new ContentTypeError(response.mediaType, {
+          ...context,
+          status: response.status,
+          bodyExcerpt: excerpt(text),
+        });
+      }
+      return exchanged(answerIn(text, wire, request, context));
+    }
+    const text = await readText(response, config.maxResponseBytes, config.url, signal);
+    const rpcError = TRANSIENT.has(response.status) ? undefined : errorResponse(text);
+    if (rpcError) return exchanged(rpcError);
+    throw statusError(response, text, context);
+  } finally {
+    router.forget(waiter);
+  }
+}
+
+/** Finds our response in a JSON body; anything else in it (a 2025-03-26 batch) is routed. */
+function answerIn(
+  text: string,
+  wire: Wire,
+  request: JsonRpcRequest,
+  context: { url: string; method: string; tool?: string | undefined },
+): JsonRpcResponse {
+  const messages = parseMessages(text);
+  if (typeof messages === 'string') {
+    throw new MalformedMessageError(messages, { ...context, bodyExcerpt: excerpt(text) });
+  }
+  let answer: JsonRpcResponse | undefined;
+  for (const incoming of messages) {
+    if (incoming.kind === 'response' && incoming.message.id === request.id)
+      answer = incoming.message;
+    else wire.router.dispatch(incoming);
+  }
+  if (!answer) {
+    throw new MalformedMessageError(`no response with id ${String(request.id)} in the body`, {
+      ...context,
+      bodyExcerpt: excerpt(text),
+    });
+  }
+  return answer;
+}
+
+/** A JSON-RPC error in an HTTP error body (servers usually send these with `id: null`). */
+function errorResponse(text: string): JsonRpcResponse | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (!isObject(value) || !('error' in value)) return undefined;
+  const incoming = classify(value);
+  return typeof incoming !== 'string' && incoming.kind === 'response'
+    ? incoming.message
+    : undefined;
+}
+
+/** Reads the call's stream (and its resumptions) until the response has been routed to `waiter`. */
+async function untilAnswered(
+  wire: Wire,
+  first: HttpResponse,
+  waiter: Waiter,
+  options: ExchangeOptions,
+): Promise<void> {
+  const { config } = wire;
+  const { signal } = options.deadline;
+  const position: StreamPosition = { lastEventId: undefined, retryMs: undefined };
+  let stream = first;
+  let failedResumes = 0;
+  for (;;) {
+    const resumedFrom = position.lastEventId;
+    try {
+      for await (const incoming of readMessages(stream.body, {
+        url: config.url,
+        maxEventSize: config.maxEventSize,
+        signal,
+        position,
+      })) {
+        wire.router.dispatch(incoming);
+        if (waiter.response) return;
+      }
+    } catch (error) {
+      // A broken connection is what resumption is for; anything else (too large, malformed) ends the call.
+      if (!(error instanceof TransportError)) throw error;
+    }
+    if (waiter.response) return;
+    // A stream that moved forward earns a fresh budget: 2025-11-25 servers may close on purpose
+    // after every event and expect the client to poll.
+    failedResumes = position.lastEventId !== resumedFrom ? 0 : failedResumes + 1;
+    if (position.lastEventId === undefined || failedResumes >= config.reconnectAttempts) {
+      throw new StreamTruncatedError({
+        url: config.url,
+        method: 'POST',
+        retryable: options.idempotent,
+      });
+    }
+    await sleep(position.retryMs ?? config.retry.minDelayMs, signal);
+    stream = await resume(wire, position.lastEventId, signal);
+  }
+}
+
+async function resume(wire: Wire, lastEventId: string, signal: AbortSignal): Promise<HttpResponse> {
+  const { config, session } = wire;
+  const response = await send(config.dispatcher, {
+    url: config.url,
+    method: 'GET',
+    headers: session.headers(ACCEPT_STREAM, { 'last-event-id': lastEventId }),
+    signal,
+  });
+  if (response.status === 404 && session.id !== undefined) {
+    discard(response);
+    // The request was accepted before the stream broke: it may have run.
+    throw new SessionNotFound(false);
+  }
+  if (response.status === 200 && response.mediaType === 'text/event-stream') return response;
+  const text = await readText(response, config.maxResponseBytes, config.url, signal);
+  if (response.status === 405) {
+    throw new StreamTruncatedError({ url: config.url, method: 'GET', bodyExcerpt: excerpt(text) });
+  }
+  throw statusError(response, text, { url: config.url, method: 'GET' });
+}
+
+/** POSTs a notification or a response to a server request; the server owes only a 202. */
+export async function deliver(
+  wire: Wire,
+  message: JsonRpcMessage,
+  signal: AbortSignal,
+): Promise<void> {
+  const { config, session } = wire;
+  const carriedSession = session.id !== undefined;
+  const response = await send(config.dispatcher, {
+    url: config.url,
+    method: 'POST',
+    headers: session.headers(ACCEPT_POST, { 'content-type': 'application/json' }),
+    body: JSON.stringify(message),
+    signal,
+  });
+  if (response.status >= 200 && response.status < 300) return discard(response);
+  if (response.status === 404 && carriedSession) {
+    discard(response);
+    throw new SessionNotFound(true);
+  }
+  const text = await readText(response, config.maxResponseBytes, config.url, signal);
+  const method = 'method' in message ? message.method : 'response';
+  throw statusError(response, text, { url: config.url, method });
+}

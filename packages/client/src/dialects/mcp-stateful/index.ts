@@ -1,0 +1,292 @@
+/**
+ * Stateful MCP over Streamable HTTP: revisions 2025-11-25, 2025-06-18, 2025-03-26 (and the
+ * 2024-11-05 version string). `initialize` and `notifications/initialized` open a session; every
+ * later request carries its id and the version header the revision asks for; a session the
+ * server forgets is renewed once and the request replayed when that is safe.
+ */
+import { Deadline } from '../../deadline.ts';
+import {
+  JsonRpcError,
+  MalformedMessageError,
+  SessionExpiredError,
+  UnsupportedVersionError,
+} from '../../errors.ts';
+import {
+  isObject,
+  type JsonObject,
+  type JsonRpcResponse,
+  notification,
+  type RequestId,
+  request,
+} from '../../jsonrpc.ts';
+import type { Outcome } from '../../outcome.ts';
+import { discard, send } from '../../transport/http.ts';
+import { withRetry } from '../../transport/retry.ts';
+import type {
+  Dialect,
+  DialectEvents,
+  Operation,
+  SendContext,
+  ServerDescription,
+} from '../dialect.ts';
+import { deliver, exchange, type Wire } from './exchange.ts';
+import { Inbound, type RequestHandler } from './inbound.ts';
+import { ListenStream } from './listen.ts';
+import { Router } from './router.ts';
+import { ACCEPT_POST, Session, SessionNotFound, type StatefulConfig } from './session.ts';
+
+export type { StatefulConfig } from './session.ts';
+
+/** How long `close()` waits for the server to acknowledge the session's DELETE. */
+const CLOSE_GRACE_MS = 2_000;
+
+export class StatefulDialect implements Dialect {
+  readonly name = 'mcp-stateful';
+  server: ServerDescription = {
+    protocolVersion: '',
+    serverInfo: { name: '', version: '' },
+    capabilities: {},
+    instructions: undefined,
+  };
+  readonly #config: StatefulConfig;
+  readonly #events: DialectEvents;
+  readonly #wire: Wire;
+  readonly #inbound: Inbound;
+  readonly #closed = new AbortController();
+  #listen: ListenStream | undefined;
+  #renewing: Promise<void> | undefined;
+  #nextId = 0;
+
+  private constructor(
+    config: StatefulConfig,
+    events: DialectEvents,
+    handler: RequestHandler | undefined,
+  ) {
+    this.#config = config;
+    this.#events = events;
+    const session = new Session(config);
+    this.#inbound = new Inbound(
+      (message) => deliver(this.#wire, message, this.#closed.signal),
+      events,
+      handler,
+    );
+    this.#wire = { config, session, router: new Router(events, this.#inbound, config.url) };
+  }
+
+  /** Opens a session: `initialize`, then `notifications/initialized`, then the GET stream. */
+  static async connect(
+    config: StatefulConfig,
+    events: DialectEvents,
+    deadline: Deadline,
+    handler?: RequestHandler,
+  ): Promise<StatefulDialect> {
+    const dialect = new StatefulDialect(config, events, handler);
+    await dialect.#initialize(deadline);
+    return dialect;
+  }
+
+  async send(operation: Operation, context: SendContext): Promise<Outcome> {
+    const generation = this.#wire.session.generation;
+    try {
+      return await this.#sendOnce(operation, context);
+    } catch (error) {
+      if (!(error instanceof SessionNotFound)) throw error;
+      await this.#renew(generation);
+      if (!error.replaySafe && !operation.idempotent) {
+        throw new SessionExpiredError({
+          url: this.#config.url,
+          method: operation.method,
+          tool: operation.tool,
+        });
+      }
+      try {
+        return await this.#sendOnce(operation, context);
+      } catch (again) {
+        if (again instanceof SessionNotFound) {
+          throw new SessionExpiredError({
+            url: this.#config.url,
+            method: operation.method,
+            tool: operation.tool,
+            cause: again,
+          });
+        }
+        throw again;
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed.signal.aborted) return;
+    this.#closed.abort(new Error('client closed'));
+    this.#inbound.closeAll();
+    await this.#listen?.stop();
+    await this.#endSession();
+  }
+
+  async #sendOnce(operation: Operation, context: SendContext): Promise<Outcome> {
+    const id = this.#nextId++;
+    const params = context.onProgress
+      ? { ...operation.params, _meta: { ...metaOf(operation.params), progressToken: id } }
+      : operation.params;
+    const message = request(id, operation.method, params);
+    const { deadline } = context;
+    try {
+      const { response } = await withRetry(
+        () =>
+          exchange(this.#wire, message, {
+            deadline,
+            idempotent: operation.idempotent,
+            tool: operation.tool,
+            onProgress: context.onProgress,
+          }),
+        this.#config.retry,
+        { idempotent: operation.idempotent, deadline },
+      );
+      return this.#outcome(response, operation);
+    } catch (error) {
+      // Closing a legacy stream does not cancel the request: the server must be told.
+      if (deadline.signal.aborted && !this.#closed.signal.aborted)
+        this.#cancel(id, deadline.signal.reason);
+      throw error;
+    }
+  }
+
+  #outcome(response: JsonRpcResponse, operation: Operation): Outcome {
+    if ('error' in response) {
+      const { code, message, data } = response.error;
+      return {
+        kind: 'failure',
+        error: new JsonRpcError(code, message, {
+          data,
+          url: this.#config.url,
+          method: operation.method,
+          tool: operation.tool,
+        }),
+      };
+    }
+    return { kind: 'complete', result: response.result };
+  }
+
+  #cancel(requestId: RequestId, reason: unknown): void {
+    const text = reason instanceof Error ? reason.message : 'cancelled';
+    const deadline = this.#backgroundDeadline('notifications/cancelled');
+    void deliver(
+      this.#wire,
+      notification('notifications/cancelled', { requestId, reason: text }),
+      deadline.signal,
+    )
+      .catch((error: unknown) =>
+        this.#events.warning(error instanceof Error ? error : new Error(String(error))),
+      )
+      .finally(() => deadline[Symbol.dispose]());
+  }
+
+  async #initialize(deadline: Deadline): Promise<void> {
+    const config = this.#config;
+    const { session } = this.#wire;
+    session.reset();
+    const message = request(this.#nextId++, 'initialize', {
+      protocolVersion: config.protocolVersion,
+      capabilities: config.capabilities,
+      clientInfo: config.clientInfo,
+    });
+    const { response, header } = await withRetry(
+      () => exchange(this.#wire, message, { deadline, idempotent: true }),
+      config.retry,
+      { idempotent: true, deadline },
+    );
+    const context = { url: config.url, method: 'initialize' };
+    if ('error' in response) {
+      const { code, message: text, data } = response.error;
+      throw new JsonRpcError(code, text, { ...context, data });
+    }
+    const result = response.result;
+    const version = result['protocolVersion'];
+    const sessionId = header('mcp-session-id');
+    if (
+      typeof version !== 'string' ||
+      !isObject(result['serverInfo']) ||
+      !isObject(result['capabilities'])
+    ) {
+      throw new MalformedMessageError(
+        'initialize result lacks protocolVersion, serverInfo or capabilities',
+        {
+          ...context,
+          bodyExcerpt: JSON.stringify(result).slice(0, 200),
+        },
+      );
+    }
+    if (!config.supportedVersions.includes(version)) {
+      // The server made a session we cannot use: end it before giving up.
+      session.start(sessionId, '');
+      await this.#endSession();
+      throw new UnsupportedVersionError(version, config.supportedVersions, context);
+    }
+    session.start(sessionId, version);
+    this.server = {
+      protocolVersion: version,
+      serverInfo: result['serverInfo'] as ServerDescription['serverInfo'],
+      capabilities: result['capabilities'],
+      instructions: typeof result['instructions'] === 'string' ? result['instructions'] : undefined,
+    };
+    await deliver(this.#wire, notification('notifications/initialized'), deadline.signal);
+    if (config.listen) {
+      this.#listen = new ListenStream(
+        this.#wire,
+        this.#events,
+        () => void this.#renew(session.generation).catch(() => {}),
+      );
+      this.#listen.start();
+    }
+  }
+
+  /** Starts a new session once, however many calls found the old one gone at the same time. */
+  async #renew(generation: number): Promise<void> {
+    if (this.#wire.session.generation !== generation) return this.#renewing;
+    this.#renewing ??= (async () => {
+      await this.#listen?.stop();
+      this.#listen = undefined;
+      using deadline = this.#backgroundDeadline('initialize');
+      await this.#initialize(deadline);
+    })().finally(() => {
+      this.#renewing = undefined;
+    });
+    return this.#renewing;
+  }
+
+  async #endSession(): Promise<void> {
+    const { session } = this.#wire;
+    if (session.id === undefined) return;
+    using deadline = new Deadline({
+      timeoutMs: CLOSE_GRACE_MS,
+      maxTimeoutMs: CLOSE_GRACE_MS,
+      context: { url: this.#config.url, method: 'DELETE' },
+    });
+    try {
+      const response = await send(this.#config.dispatcher, {
+        url: this.#config.url,
+        method: 'DELETE',
+        headers: session.headers(ACCEPT_POST),
+        signal: deadline.signal,
+      });
+      discard(response);
+    } catch {
+      // The server may be gone already; a session it forgot needs no goodbye.
+    }
+    session.reset();
+  }
+
+  #backgroundDeadline(method: string): Deadline {
+    return new Deadline({
+      timeoutMs: this.#config.timeoutMs,
+      maxTimeoutMs: this.#config.maxTimeoutMs,
+      signal: this.#closed.signal,
+      context: { url: this.#config.url, method },
+    });
+  }
+}
+
+function metaOf(params: JsonObject | undefined): JsonObject {
+  const meta = params?.['_meta'];
+  return isObject(meta) ? meta : {};
+}

@@ -1,0 +1,106 @@
+/**
+ * The GET stream: where a stateful server sends what belongs to no call (list changes, resource
+ * updates, log messages, its own requests). Kept open in the background; when it breaks it is
+ * reopened with Last-Event-ID, with jittered backoff, and given up after a bounded number of
+ * failures in a row. A 405 means the server offers no such stream, which is fine.
+ */
+import pRetry from 'p-retry';
+import { sleep } from '../../deadline.ts';
+import { discard, readText, send, statusError } from '../../transport/http.ts';
+import { readMessages, type StreamPosition } from '../../transport/sse.ts';
+import type { DialectEvents } from '../dialect.ts';
+import type { Wire } from './exchange.ts';
+import { ACCEPT_STREAM, SessionNotFound } from './session.ts';
+
+/** The stream ended after delivering events: reconnect without spending the failure budget. */
+class StreamEnded extends Error {
+  readonly delivered: boolean;
+  constructor(delivered: boolean) {
+    super('listen stream ended');
+    this.delivered = delivered;
+  }
+}
+
+export class ListenStream {
+  readonly #controller = new AbortController();
+  #running: Promise<void> | undefined;
+
+  readonly #wire: Wire;
+  readonly #events: DialectEvents;
+  readonly #onSessionLost: () => void;
+
+  constructor(wire: Wire, events: DialectEvents, onSessionLost: () => void) {
+    this.#wire = wire;
+    this.#events = events;
+    this.#onSessionLost = onSessionLost;
+  }
+
+  start(): void {
+    this.#running = this.#run().catch((error: unknown) => {
+      if (this.#controller.signal.aborted) return;
+      if (error instanceof SessionNotFound) this.#onSessionLost();
+      else this.#events.warning(error instanceof Error ? error : new Error(String(error)));
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.#controller.abort(new Error('listen stream stopped'));
+    await this.#running;
+  }
+
+  async #run(): Promise<void> {
+    const { config } = this.#wire;
+    const signal = this.#controller.signal;
+    const position: StreamPosition = { lastEventId: undefined, retryMs: undefined };
+    await pRetry(() => this.#listenOnce(position, signal), {
+      retries: config.reconnectAttempts,
+      minTimeout: config.retry.minDelayMs,
+      maxTimeout: config.retry.maxDelayMs,
+      randomize: true,
+      signal,
+      shouldConsumeRetry: ({ error }) => !(error instanceof StreamEnded && error.delivered),
+      shouldRetry: async ({ error }) => {
+        if (error instanceof SessionNotFound) return false;
+        // The server's `retry:` is a floor it asked for; it also keeps a server that closes
+        // every stream at once from turning this into a busy loop.
+        await sleep(position.retryMs ?? config.retry.minDelayMs, signal);
+        return true;
+      },
+    });
+  }
+
+  /** Opens the stream and routes what arrives; resolves only when the server offers none. */
+  async #listenOnce(position: StreamPosition, signal: AbortSignal): Promise<void> {
+    const { config, session, router } = this.#wire;
+    const extra: Record<string, string> = position.lastEventId
+      ? { 'last-event-id': position.lastEventId }
+      : {};
+    const response = await send(config.dispatcher, {
+      url: config.url,
+      method: 'GET',
+      headers: session.headers(ACCEPT_STREAM, extra),
+      signal,
+    });
+    if (response.status === 405) return discard(response);
+    if (response.status === 404 && session.id !== undefined) {
+      discard(response);
+      throw new SessionNotFound(false);
+    }
+    if (response.status !== 200 || response.mediaType !== 'text/event-stream') {
+      const text = await readText(response, config.maxResponseBytes, config.url, signal);
+      throw statusError(response, text, { url: config.url, method: 'GET' });
+    }
+    const resumedFrom = position.lastEventId;
+    let delivered = false;
+    for await (const incoming of readMessages(response.body, {
+      url: config.url,
+      maxEventSize: config.maxEventSize,
+      signal,
+      position,
+    })) {
+      delivered = true;
+      router.dispatch(incoming);
+    }
+    throw new StreamEnded(delivered || position.lastEventId !== resumedFrom);
+  }
+}

@@ -1,0 +1,90 @@
+/**
+ * Routes every message the server sends, whichever stream it came on: responses to the call
+ * waiting for them, progress to that call's listener, server requests to the inbound handler,
+ * everything else to the client's events. A response may arrive on another stream than the
+ * request's (after a resume), so routing is by id, never by stream.
+ */
+import { MalformedMessageError } from '../../errors.ts';
+import type { Incoming, JsonRpcResponse, RequestId } from '../../jsonrpc.ts';
+import type { DialectEvents, Progress } from '../dialect.ts';
+import type { Inbound } from './inbound.ts';
+
+export interface Waiter {
+  readonly id: RequestId;
+  response: JsonRpcResponse | undefined;
+  onProgress: ((progress: Progress) => void) | undefined;
+}
+
+export class Router {
+  readonly #waiters = new Map<RequestId, Waiter>();
+
+  readonly #events: DialectEvents;
+  readonly #inbound: Inbound;
+  readonly #url: string;
+
+  constructor(events: DialectEvents, inbound: Inbound, url: string) {
+    this.#events = events;
+    this.#inbound = inbound;
+    this.#url = url;
+  }
+
+  /** Registers a call; its progress token is its request id. Call `forget` when it settles. */
+  expect(id: RequestId, onProgress?: (progress: Progress) => void): Waiter {
+    const waiter: Waiter = { id, response: undefined, onProgress };
+    this.#waiters.set(id, waiter);
+    return waiter;
+  }
+
+  forget(waiter: Waiter): void {
+    this.#waiters.delete(waiter.id);
+  }
+
+  dispatch(incoming: Incoming): void {
+    switch (incoming.kind) {
+      case 'response': {
+        const id = incoming.message.id;
+        const waiter = id === null ? undefined : this.#waiters.get(id);
+        if (waiter) waiter.response ??= incoming.message;
+        else {
+          this.#events.warning(
+            new MalformedMessageError(
+              `response to id ${String(id)}, which no call is waiting for`,
+              {
+                url: this.#url,
+              },
+            ),
+          );
+        }
+        return;
+      }
+      case 'request':
+        this.#inbound.receive(incoming.message);
+        return;
+      case 'notification': {
+        const { method, params } = incoming.message;
+        if (method === 'notifications/progress' && params) {
+          const token = params['progressToken'];
+          const waiter =
+            typeof token === 'string' || typeof token === 'number'
+              ? this.#waiters.get(token)
+              : undefined;
+          if (waiter?.onProgress && typeof params['progress'] === 'number') {
+            waiter.onProgress({
+              progress: params['progress'],
+              total: typeof params['total'] === 'number' ? params['total'] : undefined,
+              message: typeof params['message'] === 'string' ? params['message'] : undefined,
+            });
+          }
+          return;
+        }
+        if (method === 'notifications/cancelled' && params) {
+          const requestId = params['requestId'];
+          if (typeof requestId === 'string' || typeof requestId === 'number')
+            this.#inbound.cancel(requestId);
+          return;
+        }
+        this.#events.notification(incoming.message);
+      }
+    }
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * The session a stateful server keeps for us: its id, the negotiated revision, and the headers
+ * both imply on every request after `initialize`.
+ */
+import type { Dispatcher } from 'undici';
+import type { JsonObject } from '../../jsonrpc.ts';
+import type { RetryPolicy } from '../../transport/retry.ts';
+
+/** What the stateful dialect needs from the client's resolved options. */
+export interface StatefulConfig {
+  url: string;
+  dispatcher: Dispatcher;
+  headers: Record<string, string>;
+  clientInfo: JsonObject;
+  capabilities: JsonObject;
+  protocolVersion: string;
+  supportedVersions: readonly string[];
+  maxResponseBytes: number;
+  maxEventSize: number;
+  retry: RetryPolicy;
+  listen: boolean;
+  reconnectAttempts: number;
+  timeoutMs: number;
+  maxTimeoutMs: number;
+}
+
+/** Revisions before 2025-06-18 have no version header; servers assume 2025-03-26 without it. */
+const WITHOUT_VERSION_HEADER = new Set(['2025-03-26', '2024-11-05']);
+
+export class Session {
+  id: string | undefined;
+  /** Empty until `initialize` has been answered: no version header goes on `initialize`. */
+  version = '';
+  /** Bumped for every new session, so that concurrent expiries renew it once. */
+  generation = 0;
+
+  readonly #config: StatefulConfig;
+
+  constructor(config: StatefulConfig) {
+    this.#config = config;
+  }
+
+  headers(accept: string, extra?: Record<string, string>): Record<string, string> {
+    const headers: Record<string, string> = { ...this.#config.headers, ...extra, accept };
+    if (this.id !== undefined) headers['mcp-session-id'] = this.id;
+    if (this.version && !WITHOUT_VERSION_HEADER.has(this.version)) {
+      headers['mcp-protocol-version'] = this.version;
+    }
+    return headers;
+  }
+
+  start(id: string | undefined, version: string): void {
+    this.id = id;
+    this.version = version;
+    this.generation += 1;
+  }
+
+  reset(): void {
+    this.id = undefined;
+    this.version = '';
+  }
+}
+
+/**
+ * The server answered 404 to a request that carried our session id: the session is gone.
+ * `replaySafe` says whether the request can have run (it cannot when the 404 answered its POST).
+ */
+export class SessionNotFound extends Error {
+  override readonly name = 'SessionNotFound';
+  readonly replaySafe: boolean;
+  constructor(replaySafe: boolean) {
+    super('session not found');
+    this.replaySafe = replaySafe;
+  }
+}
+
+export const ACCEPT_POST = 'application/json, text/event-stream';
+export const ACCEPT_STREAM = 'text/event-stream';

@@ -1,0 +1,254 @@
+/**
+ * One error hierarchy for everything the client can fail with.
+ *
+ * Every error has a stable string `code` to branch on, a `retryable` flag that says whether the
+ * same call may succeed if tried again later, the original `cause`, and the context a user needs
+ * to act: the URL, HTTP status, JSON-RPC method, tool name and an excerpt of what the server sent.
+ */
+
+const brand = Symbol.for('toolwire.error');
+
+/** Where a failure happened. Every field is optional: each error fills in what it knows. */
+export interface ErrorContext {
+  url?: string | undefined;
+  status?: number | undefined;
+  /** The JSON-RPC method of the call that failed (`tools/call`, `initialize`, ...). */
+  method?: string | undefined;
+  tool?: string | undefined;
+  /** The first bytes of the response body, for a human reading the error. */
+  bodyExcerpt?: string | undefined;
+}
+
+export type McpErrorCode =
+  | 'TRANSPORT'
+  | 'HTTP_STATUS'
+  | 'CONTENT_TYPE'
+  | 'RESPONSE_TOO_LARGE'
+  | 'STREAM_TRUNCATED'
+  | 'MALFORMED_MESSAGE'
+  | 'JSON_RPC'
+  | 'UNSUPPORTED_VERSION'
+  | 'OUTPUT_VALIDATION'
+  | 'TOOL_NOT_FOUND'
+  | 'SESSION_EXPIRED'
+  | 'INPUT_REQUIRED'
+  | 'TIMEOUT'
+  | 'ABORTED'
+  | 'CLIENT_CLOSED';
+
+interface McpErrorOptions extends ErrorContext {
+  cause?: unknown;
+  retryable?: boolean;
+}
+
+export class McpError extends Error {
+  override readonly name: string = 'McpError';
+  readonly code: McpErrorCode;
+  readonly retryable: boolean;
+  readonly url: string | undefined;
+  readonly status: number | undefined;
+  readonly method: string | undefined;
+  readonly tool: string | undefined;
+  readonly bodyExcerpt: string | undefined;
+
+  constructor(code: McpErrorCode, message: string, options: McpErrorOptions = {}) {
+    super(withContext(message, options), { cause: options.cause });
+    this.code = code;
+    this.retryable = options.retryable ?? false;
+    this.url = options.url;
+    this.status = options.status;
+    this.method = options.method;
+    this.tool = options.tool;
+    this.bodyExcerpt = options.bodyExcerpt;
+  }
+
+  /** Marks toolwire errors across copies of this package, where `instanceof` fails. */
+  readonly [brand] = true;
+}
+
+/** True for any toolwire error, even one thrown by another copy of this package. */
+export function isMcpError(value: unknown): value is McpError {
+  return (
+    typeof value === 'object' && value !== null && (value as { [brand]?: unknown })[brand] === true
+  );
+}
+
+/** "what failed: METHOD url" keeps messages greppable and tells the reader where to look. */
+function withContext(message: string, context: ErrorContext): string {
+  const where = [context.method, context.tool && `(${context.tool})`, context.url]
+    .filter(Boolean)
+    .join(' ');
+  return where ? `${message}: ${where}` : message;
+}
+
+/** The connection failed or broke: refused, reset, DNS, TLS. */
+export class TransportError extends McpError {
+  override readonly name: string = 'TransportError';
+  /** False only when the server cannot have seen the request (the connection was refused). */
+  readonly requestSent: boolean;
+  constructor(message: string, options: McpErrorOptions & { requestSent?: boolean } = {}) {
+    super('TRANSPORT', message, options);
+    this.requestSent = options.requestSent ?? true;
+  }
+}
+
+/** The server answered with an HTTP status that carries no JSON-RPC message. */
+export class HttpStatusError extends McpError {
+  override readonly name = 'HttpStatusError';
+  /** How long the server asked us to wait (`Retry-After`), when it said. */
+  readonly retryAfterMs: number | undefined;
+  constructor(status: number, options: McpErrorOptions & { retryAfterMs?: number | undefined }) {
+    super('HTTP_STATUS', `server answered HTTP ${status}`, { ...options, status });
+    this.retryAfterMs = options.retryAfterMs;
+  }
+}
+
+/** The response's media type is not one the protocol allows here (an HTML error page, say). */
+export class ContentTypeError extends McpError {
+  override readonly name = 'ContentTypeError';
+  readonly contentType: string;
+  constructor(contentType: string, options: McpErrorOptions = {}) {
+    super('CONTENT_TYPE', `unexpected content type "${contentType || '(none)'}"`, options);
+    this.contentType = contentType;
+  }
+}
+
+/** The response body or one SSE event went past the configured limit. */
+export class ResponseTooLargeError extends McpError {
+  override readonly name = 'ResponseTooLargeError';
+  readonly limit: number;
+  constructor(what: 'body' | 'event', limit: number, options: McpErrorOptions = {}) {
+    super('RESPONSE_TOO_LARGE', `response ${what} exceeds ${limit} bytes`, options);
+    this.limit = limit;
+  }
+}
+
+/** An SSE stream ended before the response it owed us, and could not be resumed. */
+export class StreamTruncatedError extends McpError {
+  override readonly name = 'StreamTruncatedError';
+  constructor(options: McpErrorOptions = {}) {
+    super('STREAM_TRUNCATED', 'event stream ended before the response arrived', options);
+  }
+}
+
+/** The server sent something that is not a JSON-RPC message we can use. */
+export class MalformedMessageError extends McpError {
+  override readonly name = 'MalformedMessageError';
+  constructor(detail: string, options: McpErrorOptions = {}) {
+    super('MALFORMED_MESSAGE', `malformed message (${detail})`, options);
+  }
+}
+
+/** The server answered the call with a JSON-RPC error. `rpcCode` and `data` are the server's. */
+export class JsonRpcError extends McpError {
+  override readonly name = 'JsonRpcError';
+  readonly rpcCode: number;
+  readonly data: unknown;
+  constructor(
+    rpcCode: number,
+    serverMessage: string,
+    options: McpErrorOptions & { data?: unknown } = {},
+  ) {
+    super('JSON_RPC', `server error ${rpcCode} "${serverMessage}"`, options);
+    this.rpcCode = rpcCode;
+    this.data = options.data;
+  }
+}
+
+/** The server and the client share no protocol version. */
+export class UnsupportedVersionError extends McpError {
+  override readonly name = 'UnsupportedVersionError';
+  readonly offered: string;
+  readonly supported: readonly string[];
+  constructor(offered: string, supported: readonly string[], options: McpErrorOptions = {}) {
+    super(
+      'UNSUPPORTED_VERSION',
+      `server chose protocol version "${offered}", the client speaks ${supported.join(', ')}`,
+      options,
+    );
+    this.offered = offered;
+    this.supported = supported;
+  }
+}
+
+/** A successful tool result whose `structuredContent` does not match the tool's `outputSchema`. */
+export class OutputValidationError extends McpError {
+  override readonly name = 'OutputValidationError';
+  /** The result as the server sent it, so nothing is lost. */
+  readonly result: unknown;
+  readonly problems: readonly string[];
+  constructor(result: unknown, problems: readonly string[], options: McpErrorOptions = {}) {
+    super(
+      'OUTPUT_VALIDATION',
+      `structuredContent does not match the tool's outputSchema (${problems.join('; ')})`,
+      options,
+    );
+    this.result = result;
+    this.problems = problems;
+  }
+}
+
+/** The server does not know the tool. `available` lists the tools it does offer. */
+export class ToolNotFoundError extends McpError {
+  override readonly name = 'ToolNotFoundError';
+  readonly available: readonly string[];
+  constructor(available: readonly string[], options: McpErrorOptions = {}) {
+    super(
+      'TOOL_NOT_FOUND',
+      `unknown tool (the server offers ${available.join(', ') || 'none'})`,
+      options,
+    );
+    this.available = available;
+  }
+}
+
+/** The server forgot the session while the call may already have run, so it was not replayed. */
+export class SessionExpiredError extends McpError {
+  override readonly name = 'SessionExpiredError';
+  constructor(options: McpErrorOptions = {}) {
+    super('SESSION_EXPIRED', 'session expired and the call is not safe to replay', {
+      retryable: true,
+      ...options,
+    });
+  }
+}
+
+/** The server needs input (elicitation, sampling, roots) and no handler is registered for it. */
+export class InputRequiredError extends McpError {
+  override readonly name = 'InputRequiredError';
+  readonly requests: readonly string[];
+  constructor(requests: readonly string[], options: McpErrorOptions = {}) {
+    super(
+      'INPUT_REQUIRED',
+      `server asked for ${requests.join(', ')} and no handler answers it`,
+      options,
+    );
+    this.requests = requests;
+  }
+}
+
+/** The call's deadline passed. */
+export class TimeoutError extends McpError {
+  override readonly name = 'TimeoutError';
+  readonly timeoutMs: number;
+  constructor(timeoutMs: number, options: McpErrorOptions = {}) {
+    super('TIMEOUT', `no answer within ${timeoutMs} ms`, { retryable: true, ...options });
+    this.timeoutMs = timeoutMs;
+  }
+}
+
+/** The caller aborted the call. `cause` is the signal's reason. */
+export class AbortedError extends McpError {
+  override readonly name = 'AbortedError';
+  constructor(options: McpErrorOptions = {}) {
+    super('ABORTED', 'call aborted', options);
+  }
+}
+
+/** The client was closed while the call was running, or before it started. */
+export class ClientClosedError extends McpError {
+  override readonly name = 'ClientClosedError';
+  constructor(options: McpErrorOptions = {}) {
+    super('CLIENT_CLOSED', 'client is closed', options);
+  }
+}

@@ -1,0 +1,184 @@
+/**
+ * Every option the client takes, its default, and the one function that validates and merges
+ * them. Lower layers receive resolved values and never see `undefined`.
+ */
+import type { Dispatcher } from 'undici';
+import packageJson from '../package.json' with { type: 'json' };
+import type { RetryPolicy } from './transport/retry.ts';
+
+export interface ClientInfo {
+  name: string;
+  version: string;
+  title?: string;
+}
+
+export interface ClientOptions {
+  /**
+   * Who the client says it is in `initialize`.
+   * @default { name: 'toolwire', version: <package version> }
+   */
+  clientInfo?: ClientInfo;
+  /**
+   * The protocol revision offered in `initialize`. The server may answer with an older one the
+   * client also speaks.
+   * @default '2025-11-25'
+   */
+  protocolVersion?: string;
+  /**
+   * Extra headers on every HTTP request (an `Authorization` header, say).
+   * @default {}
+   */
+  headers?: Record<string, string>;
+  /**
+   * Milliseconds a call may take when the server reports no progress.
+   * @default 60_000
+   */
+  timeoutMs?: number;
+  /**
+   * The hard cap on a call's duration, however much progress the server reports.
+   * @default 600_000
+   */
+  maxTimeoutMs?: number;
+  /**
+   * Whether a progress notification restarts the call's timeout (up to `maxTimeoutMs`).
+   * @default true
+   */
+  resetTimeoutOnProgress?: boolean;
+  /**
+   * Milliseconds to wait for a TCP connection.
+   * @default 10_000
+   */
+  connectTimeoutMs?: number;
+  /**
+   * The largest response body the client reads, in bytes.
+   * @default 16_777_216 (16 MiB)
+   */
+  maxResponseBytes?: number;
+  /**
+   * The largest single SSE event the client accepts, in characters of its data.
+   * @default 4_194_304 (4 Mi)
+   */
+  maxEventSize?: number;
+  /**
+   * How requests are sent again after a failure the server cannot have acted on, or any
+   * failure of an idempotent request. See the README's "Retries".
+   * @default { retries: 3, minDelayMs: 200, maxDelayMs: 5_000, maxRetryAfterMs: 30_000 }
+   */
+  retry?: Partial<RetryPolicy>;
+  /**
+   * Open the GET stream for messages the server sends outside any call (list changes, resource
+   * updates, log messages), and keep it open with bounded, jittered reconnects.
+   * @default true
+   */
+  listen?: boolean;
+  /**
+   * How many times in a row a broken stream (the GET stream, or a call's stream with event ids)
+   * is reconnected before the client gives up on it.
+   * @default 5
+   */
+  reconnectAttempts?: number;
+  /**
+   * The undici dispatcher to send with. When given, the client uses it as is and leaves closing
+   * it to the caller; otherwise the client owns one pooled Agent and closes it on `close()`.
+   * @default a new undici Agent
+   */
+  dispatcher?: Dispatcher;
+}
+
+export interface ResolvedOptions {
+  url: string;
+  clientInfo: ClientInfo;
+  protocolVersion: string;
+  headers: Record<string, string>;
+  timeoutMs: number;
+  maxTimeoutMs: number;
+  resetTimeoutOnProgress: boolean;
+  connectTimeoutMs: number;
+  maxResponseBytes: number;
+  maxEventSize: number;
+  retry: RetryPolicy;
+  listen: boolean;
+  reconnectAttempts: number;
+  dispatcher: Dispatcher | undefined;
+}
+
+/** The revisions of stateful MCP over Streamable HTTP this client speaks, newest first. */
+export const STATEFUL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const;
+
+export const DEFAULTS = Object.freeze({
+  clientInfo: Object.freeze({ name: 'toolwire', version: packageJson.version }),
+  protocolVersion: STATEFUL_VERSIONS[0],
+  timeoutMs: 60_000,
+  maxTimeoutMs: 600_000,
+  resetTimeoutOnProgress: true,
+  connectTimeoutMs: 10_000,
+  maxResponseBytes: 16 * 1024 * 1024,
+  maxEventSize: 4 * 1024 * 1024,
+  retry: Object.freeze({ retries: 3, minDelayMs: 200, maxDelayMs: 5_000, maxRetryAfterMs: 30_000 }),
+  listen: true,
+  reconnectAttempts: 5,
+});
+
+export function resolveOptions(url: string | URL, options: ClientOptions = {}): ResolvedOptions {
+  const retry = { ...DEFAULTS.retry, ...options.retry };
+  const resolved: ResolvedOptions = {
+    url: parseUrl(url).href,
+    clientInfo: options.clientInfo ?? { ...DEFAULTS.clientInfo },
+    protocolVersion: options.protocolVersion ?? DEFAULTS.protocolVersion,
+    headers: { ...options.headers },
+    timeoutMs: options.timeoutMs ?? DEFAULTS.timeoutMs,
+    maxTimeoutMs: options.maxTimeoutMs ?? DEFAULTS.maxTimeoutMs,
+    resetTimeoutOnProgress: options.resetTimeoutOnProgress ?? DEFAULTS.resetTimeoutOnProgress,
+    connectTimeoutMs: options.connectTimeoutMs ?? DEFAULTS.connectTimeoutMs,
+    maxResponseBytes: options.maxResponseBytes ?? DEFAULTS.maxResponseBytes,
+    maxEventSize: options.maxEventSize ?? DEFAULTS.maxEventSize,
+    retry,
+    listen: options.listen ?? DEFAULTS.listen,
+    reconnectAttempts: options.reconnectAttempts ?? DEFAULTS.reconnectAttempts,
+    dispatcher: options.dispatcher,
+  };
+  for (const key of [
+    'timeoutMs',
+    'maxTimeoutMs',
+    'connectTimeoutMs',
+    'maxResponseBytes',
+    'maxEventSize',
+  ] as const) {
+    positive(key, resolved[key]);
+  }
+  for (const key of ['retries', 'minDelayMs', 'maxDelayMs', 'maxRetryAfterMs'] as const) {
+    nonNegative(`retry.${key}`, retry[key]);
+  }
+  nonNegative('reconnectAttempts', resolved.reconnectAttempts);
+  if (!(STATEFUL_VERSIONS as readonly string[]).includes(resolved.protocolVersion)) {
+    throw new TypeError(
+      `expected \`protocolVersion\` to be one of ${STATEFUL_VERSIONS.join(', ')}, got "${resolved.protocolVersion}"`,
+    );
+  }
+  return resolved;
+}
+
+export function parseUrl(url: string | URL): URL {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new TypeError(`expected an absolute http(s) URL, got "${String(url)}"`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new TypeError(`expected an http: or https: URL, got "${parsed.protocol}"`);
+  }
+  return parsed;
+}
+
+function positive(name: string, value: number): void {
+  if (!(typeof value === 'number' && value > 0 && Number.isFinite(value))) {
+    throw new TypeError(`expected \`${name}\` to be a positive number, got ${String(value)}`);
+  }
+}
+
+function nonNegative(name: string, value: number): void {
+  if (!(typeof value === 'number' && value >= 0 && !Number.isNaN(value))) {
+    throw new TypeError(`expected \`${name}\` to be a number >= 0, got ${String(value)}`);
+  }
+}

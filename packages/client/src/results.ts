@@ -1,0 +1,92 @@
+/**
+ * What a tool call returns, made safe to hand on: the content checked for shape, `isError`
+ * defaulted, `structuredContent` validated against the tool's `outputSchema` (never when the
+ * call failed). JSON Schema is ajv's job: it is compiled once per schema and cached.
+ */
+import { Ajv, type ValidateFunction } from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { type ErrorContext, MalformedMessageError, OutputValidationError } from './errors.ts';
+import { isObject, type JsonObject } from './jsonrpc.ts';
+import type { CallToolResult, JsonSchema } from './types.ts';
+
+export function toCallToolResult(raw: JsonObject, context: ErrorContext): CallToolResult {
+  const content = raw['content'] ?? [];
+  if (
+    !Array.isArray(content) ||
+    !content.every((item) => isObject(item) && typeof item['type'] === 'string')
+  ) {
+    throw new MalformedMessageError('tool result content is not an array of typed blocks', {
+      ...context,
+      bodyExcerpt: JSON.stringify(raw).slice(0, 200),
+    });
+  }
+  // Spread first: fields a newer server adds survive; the ones we rely on are normalised.
+  return { ...raw, content, isError: raw['isError'] === true } as CallToolResult;
+}
+
+/** Throws OutputValidationError when a successful result does not match `outputSchema`. */
+export function checkStructuredContent(
+  result: CallToolResult,
+  outputSchema: JsonSchema | undefined,
+  context: ErrorContext,
+): void {
+  if (!outputSchema || result.isError) return;
+  if (!('structuredContent' in result) || result.structuredContent === undefined) {
+    throw new OutputValidationError(
+      result,
+      ['the tool declares an outputSchema but sent no structuredContent'],
+      context,
+    );
+  }
+  const validate = validatorFor(outputSchema, result, context);
+  if (!validate(result.structuredContent)) {
+    const problems = (validate.errors ?? []).map(
+      (e) => `${e.instancePath || '/'} ${e.message ?? 'is invalid'}`,
+    );
+    throw new OutputValidationError(result, problems, context);
+  }
+}
+
+// Servers' schemas carry keywords and formats ajv does not know; they describe, they do not
+// break. Remote $refs are never fetched: without `loadSchema`, ajv refuses them.
+const ajvOptions = { strict: false, validateFormats: false, allErrors: false } as const;
+let draft2020: Ajv2020 | undefined;
+let draft07: Ajv | undefined;
+const compiled = new WeakMap<JsonSchema, ValidateFunction>();
+
+/** Draft-06/07 schemas say so in `$schema`; everything else is read as 2020-12, MCP's default. */
+function ajvFor(dialect: string): Ajv | Ajv2020 {
+  if (/draft-0[67]/.test(dialect)) {
+    draft07 ??= new Ajv(ajvOptions);
+    return draft07;
+  }
+  draft2020 ??= new Ajv2020(ajvOptions);
+  return draft2020;
+}
+
+function validatorFor(
+  schema: JsonSchema,
+  result: CallToolResult,
+  context: ErrorContext,
+): ValidateFunction {
+  const cached = compiled.get(schema);
+  if (cached) return cached;
+  const ajv = ajvFor(typeof schema['$schema'] === 'string' ? schema['$schema'] : '');
+  let validate: ValidateFunction;
+  try {
+    // A copy without $id: two tools may reuse an $id, and ajv keeps a registry of them.
+    const { $id: _id, ...anonymous } = schema;
+    validate = ajv.compile(anonymous);
+  } catch (error) {
+    throw new OutputValidationError(
+      result,
+      [`outputSchema cannot be used: ${(error as Error).message}`],
+      {
+        ...context,
+        cause: error,
+      },
+    );
+  }
+  compiled.set(schema, validate);
+  return validate;
+}

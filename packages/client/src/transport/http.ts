@@ -1,0 +1,159 @@
+/**
+ * HTTP over one undici dispatcher: plain functions, no state. Everything above this file sees a
+ * small response type and toolwire errors; undici's own errors never leak past here.
+ */
+import { type Dispatcher, request as undiciRequest } from 'undici';
+import { HttpStatusError, ResponseTooLargeError, TransportError } from '../errors.ts';
+
+export type HttpMethod = 'POST' | 'GET' | 'DELETE';
+
+export interface HttpRequest {
+  url: string;
+  method: HttpMethod;
+  headers: Record<string, string>;
+  body?: string;
+  signal: AbortSignal;
+}
+
+export interface HttpResponse {
+  status: number;
+  /** The media type alone, lower-cased, without parameters such as charset. */
+  mediaType: string;
+  header(name: string): string | undefined;
+  body: Dispatcher.ResponseData['body'];
+}
+
+/** Connection errors that prove the server never saw the request: safe to send again. */
+const NOT_SENT_CODES = new Set([
+  'ECONNREFUSED',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
+
+export function createAgentOptions(connectTimeoutMs: number) {
+  // Deadlines belong to the call (deadline.ts), not to the socket: an SSE stream may stay quiet
+  // for minutes while a tool reports no progress.
+  return { connect: { timeout: connectTimeoutMs }, headersTimeout: 0, bodyTimeout: 0 };
+}
+
+export async function send(dispatcher: Dispatcher, req: HttpRequest): Promise<HttpResponse> {
+  let response: Dispatcher.ResponseData;
+  try {
+    response = await undiciRequest(req.url, {
+      dispatcher,
+      method: req.method,
+      headers: req.headers,
+      body: req.body ?? null,
+      signal: req.signal,
+    });
+  } catch (error) {
+    if (req.signal.aborted) throw req.signal.reason;
+    throw transportError(error, req.url);
+  }
+  const headers = response.headers;
+  return {
+    status: response.statusCode,
+    mediaType: mediaType(headerValue(headers['content-type'])),
+    header: (name) => headerValue(headers[name]),
+    body: response.body,
+  };
+}
+
+export function transportError(error: unknown, url: string): TransportError {
+  const code = errorCode(error);
+  const sent = !NOT_SENT_CODES.has(code);
+  const reason = error instanceof Error ? error.message : String(error);
+  return new TransportError(`connection failed (${code || reason})`, {
+    url,
+    cause: error,
+    retryable: true,
+    requestSent: sent,
+  });
+}
+
+function errorCode(error: unknown): string {
+  for (let e = error; e instanceof Error; e = e.cause) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+  }
+  return '';
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+export function mediaType(contentType: string | undefined): string {
+  if (!contentType) return '';
+  const semicolon = contentType.indexOf(';');
+  return (semicolon === -1 ? contentType : contentType.slice(0, semicolon)).trim().toLowerCase();
+}
+
+/** Reads a whole body as text, failing as soon as it grows past `limit` bytes. */
+export async function readText(
+  response: HttpResponse,
+  limit: number,
+  url: string,
+  signal: AbortSignal,
+): Promise<string> {
+  const declared = Number(response.header('content-length'));
+  if (declared > limit) {
+    response.body.destroy();
+    throw new ResponseTooLargeError('body', limit, { url, status: response.status });
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of response.body as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > limit) {
+        response.body.destroy();
+        throw new ResponseTooLargeError('body', limit, { url, status: response.status });
+      }
+      chunks.push(chunk);
+    }
+  } catch (error) {
+    if (signal.aborted) throw signal.reason;
+    if (error instanceof ResponseTooLargeError) throw error;
+    throw transportError(error, url);
+  }
+  return chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8');
+}
+
+/** Drops a body we will not read, so the socket can go back to the pool. */
+export function discard(response: HttpResponse): void {
+  response.body.resume();
+  response.body.on('error', () => {});
+}
+
+const MAX_EXCERPT = 200;
+
+export function excerpt(text: string): string {
+  return text.length > MAX_EXCERPT ? `${text.slice(0, MAX_EXCERPT)}…` : text;
+}
+
+/** `Retry-After` as milliseconds from now: delta-seconds or an HTTP-date, per RFC 9110. */
+export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
+  if (value === undefined) return undefined;
+  const trimmed = value.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  const date = Date.parse(trimmed);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/** An HTTP status without a usable JSON-RPC body, with what the server said about waiting. */
+export function statusError(
+  response: HttpResponse,
+  text: string,
+  context: { url: string; method?: string; tool?: string | undefined },
+): HttpStatusError {
+  const status = response.status;
+  return new HttpStatusError(status, {
+    ...context,
+    bodyExcerpt: excerpt(text),
+    retryAfterMs: parseRetryAfter(response.header('retry-after')),
+    retryable: status === 408 || status === 429 || status >= 500,
+  });
+}

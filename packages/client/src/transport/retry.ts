@@ -1,0 +1,68 @@
+/**
+ * The one place that decides whether a failed request is sent again, and when.
+ *
+ * The rule is about what the server may have seen, not about HTTP methods (MCP is all POST):
+ * a request the server cannot have acted on (connection refused, 429, 503) may always be sent
+ * again; anything else only when the operation is idempotent. A `tools/call` counts as
+ * idempotent only when the tool says `idempotentHint: true`.
+ */
+import pRetry from 'p-retry';
+import type { Deadline } from '../deadline.ts';
+import { sleep } from '../deadline.ts';
+import { HttpStatusError, isMcpError, TransportError } from '../errors.ts';
+
+export interface RetryPolicy {
+  /** How many times a request may be sent again after the first try. */
+  retries: number;
+  /** The first backoff delay; each later one doubles, with jitter. */
+  minDelayMs: number;
+  maxDelayMs: number;
+  /** The longest `Retry-After` the client will wait; a longer one fails the call at once. */
+  maxRetryAfterMs: number;
+}
+
+/** Statuses by which the server says it did not process the request. */
+const REFUSED = new Set([408, 429, 503]);
+/** Statuses from a gateway that may have passed the request on before failing. */
+const GATEWAY = new Set([502, 504]);
+
+export function mayResend(error: unknown, idempotent: boolean): boolean {
+  if (!isMcpError(error) || !error.retryable) return false;
+  if (error instanceof TransportError) return idempotent || !error.requestSent;
+  if (error instanceof HttpStatusError) {
+    const status = error.status ?? 0;
+    return REFUSED.has(status) || (idempotent && GATEWAY.has(status));
+  }
+  return false;
+}
+
+/**
+ * Runs `attempt` until it succeeds, the policy gives up, or the deadline passes. The caller's
+ * signal (inside the deadline) cancels a backoff wait at once.
+ */
+export function withRetry<T>(
+  attempt: () => Promise<T>,
+  policy: RetryPolicy,
+  options: { idempotent: boolean; deadline: Deadline },
+): Promise<T> {
+  const { deadline, idempotent } = options;
+  return pRetry(attempt, {
+    retries: policy.retries,
+    minTimeout: policy.minDelayMs,
+    maxTimeout: policy.maxDelayMs,
+    factor: 2,
+    randomize: true,
+    signal: deadline.signal,
+    maxRetryTime: deadline.remainingMs(),
+    // Called before p-retry's own backoff delay: a server's Retry-After that is longer than the
+    // backoff is waited out here, and one longer than the cap or the deadline ends the call.
+    shouldRetry: async ({ error, retryDelay }) => {
+      if (!mayResend(error, idempotent)) return false;
+      const asked = error instanceof HttpStatusError ? error.retryAfterMs : undefined;
+      if (asked === undefined) return true;
+      if (asked > policy.maxRetryAfterMs || asked > deadline.remainingMs()) return false;
+      if (asked > retryDelay) await sleep(asked - retryDelay, deadline.signal);
+      return true;
+    },
+  });
+}

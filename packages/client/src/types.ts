@@ -1,0 +1,186 @@
+/**
+ * The MCP data the client hands to applications: tools, results, content, resources, prompts.
+ * Shapes follow the 2025-11-25 schema; fields a server adds beyond it are kept, not dropped.
+ */
+import type { JsonObject } from './jsonrpc.ts';
+
+export type JsonSchema = JsonObject;
+
+export interface Icon {
+  src: string;
+  mimeType?: string;
+  sizes?: string[];
+}
+
+/** Hints a server gives about a tool. Untrusted: a server can say anything. */
+export interface ToolAnnotations {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  /** The client sends a call of this tool again after a failure only when this is true. */
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+export interface Tool {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: JsonSchema;
+  outputSchema?: JsonSchema;
+  annotations?: ToolAnnotations;
+  icons?: Icon[];
+  execution?: JsonObject;
+  _meta?: JsonObject;
+}
+
+export interface Annotations {
+  audience?: Array<'user' | 'assistant'>;
+  priority?: number;
+  lastModified?: string;
+}
+
+export interface TextContent {
+  type: 'text';
+  text: string;
+  annotations?: Annotations;
+  _meta?: JsonObject;
+}
+
+export interface ImageContent {
+  type: 'image';
+  /** Base64. */
+  data: string;
+  mimeType: string;
+  annotations?: Annotations;
+  _meta?: JsonObject;
+}
+
+export interface AudioContent {
+  type: 'audio';
+  /** Base64. */
+  data: string;
+  mimeType: string;
+  annotations?: Annotations;
+  _meta?: JsonObject;
+}
+
+export interface ResourceLink {
+  type: 'resource_link';
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  size?: number;
+  icons?: Icon[];
+  annotations?: Annotations;
+  _meta?: JsonObject;
+}
+
+export type ResourceContents =
+  | { uri: string; mimeType?: string; text: string; _meta?: JsonObject }
+  | { uri: string; mimeType?: string; blob: string; _meta?: JsonObject };
+
+export interface EmbeddedResource {
+  type: 'resource';
+  resource: ResourceContents;
+  annotations?: Annotations;
+  _meta?: JsonObject;
+}
+
+export type ContentBlock =
+  | TextContent
+  | ImageContent
+  | AudioContent
+  | ResourceLink
+  | EmbeddedResource;
+
+export interface CallToolResult {
+  content: ContentBlock[];
+  /** Checked against the tool's `outputSchema` when the call succeeded. */
+  structuredContent?: unknown;
+  /** A failure of the tool itself, for the model to see; protocol failures throw instead. */
+  isError: boolean;
+  _meta?: JsonObject;
+}
+
+export interface Resource {
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  size?: number;
+  annotations?: Annotations;
+  icons?: Icon[];
+  _meta?: JsonObject;
+}
+
+export interface ResourceTemplate {
+  uriTemplate: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  annotations?: Annotations;
+  _meta?: JsonObject;
+}
+
+export interface ReadResourceResult {
+  contents: ResourceContents[];
+  _meta?: JsonObject;
+}
+
+export interface PromptArgument {
+  name: string;
+  title?: string;
+  description?: string;
+  required?: boolean;
+}
+
+export interface Prompt {
+  name: string;
+  title?: string;
+  description?: string;
+  arguments?: PromptArgument[];
+  icons?: Icon[];
+  _meta?: JsonObject;
+}
+
+export interface PromptMessage {
+  role: 'user' | 'assistant';
+  content: ContentBlock;
+}
+
+export interface GetPromptResult {
+  description?: string;
+  messages: PromptMessage[];
+  _meta?: JsonObject;
+}
+
+/** What `complete()` completes: a prompt's argument or a resource template's variable. */
+export type CompletionReference =
+  | { type: 'ref/prompt'; name: string }
+  | { type: 'ref/resource'; uri: string };
+
+export interface CompleteResult {
+  completion: { values: string[]; total?: number; hasMore?: boolean };
+  _meta?: JsonObject;
+}
+
+export type LoggingLevel =
+  | 'debug'
+  | 'info'
+  | 'notice'
+  | 'warning'
+  | 'error'
+  | 'critical'
+  | 'alert'
+  | 'emergency';
+
+export interface LogMessage {
+  level: LoggingLevel;
+  logger?: string;
+  data: unknown;
+}

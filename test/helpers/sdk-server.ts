@@ -1,0 +1,153 @@
+/**
+ * The official @modelcontextprotocol/sdk server (McpServer over StreamableHTTPServerTransport)
+ * on a loopback port: an independent implementation to test the client against. Stateful mode
+ * keeps one transport per session and answers with SSE; stateless mode builds a fresh server
+ * per request and answers with JSON, as the SDK's own examples do.
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { z } from 'zod';
+
+export interface SdkServer extends AsyncDisposable {
+  url: string;
+  close(): Promise<void>;
+}
+
+const PNG =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
+
+function buildServer(): McpServer {
+  const server = new McpServer(
+    { name: 'sdk-interop', version: '1.0.0' },
+    { capabilities: { logging: {} } },
+  );
+  server.registerTool(
+    'echo',
+    {
+      description: 'Echoes text',
+      inputSchema: { text: z.string() },
+      annotations: { idempotentHint: true },
+    },
+    async ({ text }) => ({ content: [{ type: 'text', text }] }),
+  );
+  server.registerTool(
+    'add',
+    {
+      description: 'Adds two numbers',
+      inputSchema: { a: z.number(), b: z.number() },
+      outputSchema: { sum: z.number() },
+    },
+    async ({ a, b }) => ({
+      content: [{ type: 'text', text: String(a + b) }],
+      structuredContent: { sum: a + b },
+    }),
+  );
+  server.registerTool(
+    'progress',
+    { description: 'Reports progress', inputSchema: { steps: z.number().int() } },
+    async ({ steps }, extra) => {
+      const token = extra._meta?.progressToken;
+      for (let i = 1; i <= steps; i++) {
+        if (token !== undefined) {
+          await extra.sendNotification({
+            method: 'notifications/progress',
+            params: { progressToken: token, progress: i, total: steps, message: `step ${i}` },
+          });
+        }
+      }
+      return { content: [{ type: 'text', text: `done after ${steps} steps` }] };
+    },
+  );
+  server.registerTool('fail', { description: 'Always fails' }, async () => ({
+    content: [{ type: 'text', text: 'it failed' }],
+    isError: true,
+  }));
+  server.registerTool('image', { description: 'Returns an image' }, async () => ({
+    content: [{ type: 'image', data: PNG, mimeType: 'image/png' }],
+  }));
+  server.registerResource('hello', 'sdk://hello', { mimeType: 'text/plain' }, async (uri) => ({
+    contents: [{ uri: uri.href, text: 'hello from the sdk' }],
+  }));
+  server.registerResource(
+    'item',
+    new ResourceTemplate('sdk://items/{id}', { list: undefined }),
+    { mimeType: 'text/plain' },
+    async (uri, { id }) => ({ contents: [{ uri: uri.href, text: `item ${String(id)}` }] }),
+  );
+  server.registerPrompt(
+    'greet',
+    { description: 'Greets someone', argsSchema: { name: z.string() } },
+    ({ name }) => ({
+      messages: [{ role: 'user', content: { type: 'text', text: `Hello, ${name}!` } }],
+    }),
+  );
+  return server;
+}
+
+async function readBody(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString('utf8');
+  return text ? JSON.parse(text) : undefined;
+}
+
+export async function startSdkServer(mode: 'stateful' | 'stateless'): Promise<SdkServer> {
+  const sessions = new Map<string, StreamableHTTPServerTransport>();
+  const closers: Array<() => Promise<void>> = [];
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const body = req.method === 'POST' ? await readBody(req) : undefined;
+    if (mode === 'stateless') {
+      const server = buildServer();
+      const transport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: undefined,
+        enableJsonResponse: true,
+      });
+      res.on('close', () => {
+        void transport.close();
+        void server.close();
+      });
+      await server.connect(transport);
+      await transport.handleRequest(req, res, body);
+      return;
+    }
+    const id = req.headers['mcp-session-id'];
+    let transport = typeof id === 'string' ? sessions.get(id) : undefined;
+    if (!transport) {
+      if (typeof id === 'string') {
+        res.writeHead(404).end();
+        return;
+      }
+      const server = buildServer();
+      const created = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (sessionId) => void sessions.set(sessionId, created),
+      });
+      created.onclose = () => {
+        if (created.sessionId) sessions.delete(created.sessionId);
+      };
+      closers.push(() => server.close());
+      await server.connect(created);
+      transport = created;
+    }
+    await transport.handleRequest(req, res, body);
+  }
+
+  const http = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent) res.writeHead(500).end(String(error));
+    });
+  });
+  http.keepAliveTimeout = 1_000;
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  const { port } = http.address() as AddressInfo;
+  const close = async () => {
+    await Promise.all(closers.map((closer) => closer().catch(() => {})));
+    http.closeAllConnections();
+    await new Promise<void>((resolve) => http.close(() => resolve()));
+  };
+  return { url: `http://127.0.0.1:${port}/mcp`, close, [Symbol.asyncDispose]: close };
+}

@@ -1,0 +1,61 @@
+import { createMcpClient } from '@toolwire/client';
+import { describe, expect, test } from 'vitest';
+import { startSdkServer } from '../helpers/sdk-server.ts';
+
+describe.each(['stateful', 'stateless'] as const)('official SDK server (%s)', (mode) => {
+  test('negotiates 2025-11-25 and lists the tools', async () => {
+    await using server = await startSdkServer(mode);
+    await using client = createMcpClient(server.url);
+    const tools = await client.listTools();
+    expect(client.protocolVersion).toBe('2025-11-25');
+    expect(client.serverInfo?.name).toBe('sdk-interop');
+    expect(tools.map((tool) => tool.name).sort()).toEqual([
+      'add',
+      'echo',
+      'fail',
+      'image',
+      'progress',
+    ]);
+  });
+
+  test('calls text, structured, image and failing tools', async () => {
+    await using server = await startSdkServer(mode);
+    await using client = createMcpClient(server.url);
+    expect((await client.callTool('echo', { text: 'hi' })).content).toEqual([
+      { type: 'text', text: 'hi' },
+    ]);
+    const added = await client.callTool('add', { a: 2, b: 3 });
+    expect(added.structuredContent).toEqual({ sum: 5 });
+    expect((await client.callTool('image')).content[0]).toMatchObject({
+      type: 'image',
+      mimeType: 'image/png',
+    });
+    const failed = await client.callTool('fail');
+    expect(failed.isError).toBe(true);
+  });
+
+  test('reports progress while a tool runs', async () => {
+    await using server = await startSdkServer(mode);
+    await using client = createMcpClient(server.url);
+    const seen: number[] = [];
+    const result = await client.callTool(
+      'progress',
+      { steps: 3 },
+      { onProgress: (p) => seen.push(p.progress) },
+    );
+    expect(result.content).toEqual([{ type: 'text', text: 'done after 3 steps' }]);
+    if (mode === 'stateful') expect(seen).toEqual([1, 2, 3]);
+  });
+
+  test('reads resources and gets prompts', async () => {
+    await using server = await startSdkServer(mode);
+    await using client = createMcpClient(server.url);
+    expect((await client.listResources()).map((r) => r.uri)).toContain('sdk://hello');
+    expect((await client.readResource('sdk://items/7')).contents[0]).toMatchObject({
+      text: 'item 7',
+    });
+    expect((await client.listResourceTemplates())[0]?.uriTemplate).toBe('sdk://items/{id}');
+    const prompt = await client.getPrompt('greet', { name: 'Ada' });
+    expect(prompt.messages[0]?.content).toEqual({ type: 'text', text: 'Hello, Ada!' });
+  });
+});
