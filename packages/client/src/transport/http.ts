@@ -100,7 +100,7 @@ export async function readText(
 ): Promise<string> {
   const declared = Number(response.header('content-length'));
   if (declared > limit) {
-    response.body.destroy();
+    abandon(response);
     throw new ResponseTooLargeError('body', limit, { url, status: response.status });
   }
   const chunks: Buffer[] = [];
@@ -109,7 +109,7 @@ export async function readText(
     for await (const chunk of response.body as AsyncIterable<Buffer>) {
       size += chunk.length;
       if (size > limit) {
-        response.body.destroy();
+        abandon(response);
         throw new ResponseTooLargeError('body', limit, { url, status: response.status });
       }
       chunks.push(chunk);
@@ -122,10 +122,15 @@ export async function readText(
   return chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8');
 }
 
-/** Drops a body we will not read, so the socket can go back to the pool. */
+/** Drops a body we will not read; a short one is drained so the socket can go back to the pool. */
 export function discard(response: HttpResponse): void {
-  response.body.resume();
+  response.body.dump({ limit: 64 * 1024 }).catch(() => {});
+}
+
+/** Stops reading a body for good. The listener keeps the destroy from surfacing as an uncaught error. */
+export function abandon(response: HttpResponse): void {
   response.body.on('error', () => {});
+  response.body.destroy();
 }
 
 const MAX_EXCERPT = 200;
