@@ -133,7 +133,7 @@ test('a refused connection is retried until the server comes up', async () => {
   await new Promise((resolve) => setTimeout(resolve, 50));
   await using server = await startFaultServer(
     mcpServer(() => undefined),
-    port,
+    { port },
   );
   expect((await listing).map((tool) => tool.name)).toEqual(['safe', 'unsafe']);
   expect(server.callsOf('initialize')).toHaveLength(1);

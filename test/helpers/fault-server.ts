@@ -31,12 +31,22 @@ export interface FaultServer extends AsyncDisposable {
 export const CUT = Symbol('cut');
 export type Reply = Response | typeof CUT | undefined;
 
-export async function startFaultServer(handlers: RequestHandler[], port = 0): Promise<FaultServer> {
+export interface FaultServerOptions {
+  port?: number;
+  /** How long the server keeps an idle connection; make it long to see whether the client closes its own. */
+  keepAliveMs?: number;
+}
+
+export async function startFaultServer(
+  handlers: RequestHandler[],
+  options: FaultServerOptions = {},
+): Promise<FaultServer> {
+  const port = options.port ?? 0;
   const calls: ReceivedCall[] = [];
   const server = createServer((req, res) => {
     serve(req, res, handlers, calls).catch(() => res.destroy());
   });
-  server.keepAliveTimeout = 500;
+  server.keepAliveTimeout = options.keepAliveMs ?? 500;
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   const address = server.address() as AddressInfo;
   const close = async () => {

@@ -102,10 +102,8 @@ export async function startSdkServer(mode: 'stateful' | 'stateless'): Promise<Sd
     const body = req.method === 'POST' ? await readBody(req) : undefined;
     if (mode === 'stateless') {
       const server = buildServer();
-      const transport = new StreamableHTTPServerTransport({
-        sessionIdGenerator: undefined,
-        enableJsonResponse: true,
-      });
+      // No sessionIdGenerator: the SDK's stateless mode.
+      const transport = new StreamableHTTPServerTransport({ enableJsonResponse: true });
       res.on('close', () => {
         void transport.close();
         void server.close();
