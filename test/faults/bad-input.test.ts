@@ -213,3 +213,17 @@ test('a tools/list result without a tools array is a MalformedMessageError', asy
   await using client = createMcpClient(server.url, fast);
   await expect(client.listTools()).rejects.toThrow(/tools\/list result without a "tools" array/);
 });
+
+test('a truncated stream is sent again for an idempotent request', async () => {
+  let lists = 0;
+  await using server = await startFaultServer(
+    mcpServer((message) => {
+      if (message.method !== 'tools/list') return undefined;
+      lists += 1;
+      return lists === 1 ? sseBody([': nothing but a comment\n\n']) : undefined;
+    }),
+  );
+  await using client = createMcpClient(server.url, fast);
+  expect(await client.listTools()).toHaveLength(2);
+  expect(lists).toBe(2);
+});

@@ -9,7 +9,7 @@
 import pRetry from 'p-retry';
 import type { Deadline } from '../deadline.ts';
 import { sleep } from '../deadline.ts';
-import { HttpStatusError, isMcpError, TransportError } from '../errors.ts';
+import { HttpStatusError, isMcpError, StreamTruncatedError, TransportError } from '../errors.ts';
 
 export interface RetryPolicy {
   /** How many times a request may be sent again after the first try. */
@@ -29,6 +29,8 @@ const GATEWAY = new Set([502, 504]);
 export function mayResend(error: unknown, idempotent: boolean): boolean {
   if (!isMcpError(error) || !error.retryable) return false;
   if (error instanceof TransportError) return idempotent || !error.requestSent;
+  // The request was accepted and its stream lost: only a request that may run twice goes again.
+  if (error instanceof StreamTruncatedError) return idempotent;
   if (error instanceof HttpStatusError) {
     const status = error.status ?? 0;
     return REFUSED.has(status) || (idempotent && GATEWAY.has(status));
