@@ -19,6 +19,7 @@ export class Deadline implements Disposable {
   readonly #options: DeadlineOptions;
   readonly #started = performance.now();
   #timer: NodeJS.Timeout | undefined;
+  #expiresAt = 0;
   #onCallerAbort: (() => void) | undefined;
 
   constructor(options: DeadlineOptions) {
@@ -39,9 +40,7 @@ export class Deadline implements Disposable {
 
   /** Milliseconds until the deadline, as it stands now. */
   remainingMs(): number {
-    if (this.signal.aborted) return 0;
-    const elapsed = performance.now() - this.#started;
-    return Math.max(0, Math.min(this.#options.timeoutMs, this.#options.maxTimeoutMs - elapsed));
+    return this.signal.aborted ? 0 : Math.max(0, this.#expiresAt - performance.now());
   }
 
   /** The call showed signs of life (progress): restart the timeout, within the hard cap. */
@@ -58,6 +57,7 @@ export class Deadline implements Disposable {
 
   #arm(ms: number): void {
     clearTimeout(this.#timer);
+    this.#expiresAt = performance.now() + Math.max(0, ms);
     this.#timer = setTimeout(
       () => {
         const elapsed = Math.round(performance.now() - this.#started);

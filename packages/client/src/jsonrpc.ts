@@ -102,6 +102,7 @@ export function parseMessages(text: string): Incoming[] | string {
   } catch {
     return 'invalid JSON';
   }
+  if (Array.isArray(value) && value.length === 0) return 'an empty batch';
   const values = Array.isArray(value) ? value : [value];
   const messages: Incoming[] = [];
   for (const item of values) {

@@ -150,6 +150,15 @@ export function resolveOptions(url: string | URL, options: ClientOptions = {}): 
     nonNegative(`retry.${key}`, retry[key]);
   }
   nonNegative('reconnectAttempts', resolved.reconnectAttempts);
+  count('retry.retries', retry.retries);
+  count('reconnectAttempts', resolved.reconnectAttempts);
+  for (const key of ['minDelayMs', 'maxDelayMs', 'maxRetryAfterMs'] as const) {
+    if (!Number.isFinite(retry[key])) {
+      throw new TypeError(
+        `expected \`retry.${key}\` to be a finite number, got ${String(retry[key])}`,
+      );
+    }
+  }
   if (!(STATEFUL_VERSIONS as readonly string[]).includes(resolved.protocolVersion)) {
     throw new TypeError(
       `expected \`protocolVersion\` to be one of ${STATEFUL_VERSIONS.join(', ')}, got "${resolved.protocolVersion}"`,
@@ -174,6 +183,13 @@ export function parseUrl(url: string | URL): URL {
 function positive(name: string, value: number): void {
   if (!(typeof value === 'number' && value > 0 && Number.isFinite(value))) {
     throw new TypeError(`expected \`${name}\` to be a positive number, got ${String(value)}`);
+  }
+}
+
+/** p-retry takes whole numbers of tries (or Infinity). */
+function count(name: string, value: number): void {
+  if (!(Number.isInteger(value) || value === Number.POSITIVE_INFINITY)) {
+    throw new TypeError(`expected \`${name}\` to be a whole number, got ${String(value)}`);
   }
 }
 

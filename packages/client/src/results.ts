@@ -77,6 +77,9 @@ function validatorFor(
     // A copy without $id: two tools may reuse an $id, and ajv keeps a registry of them.
     const { $id: _id, ...anonymous } = schema;
     validate = ajv.compile(anonymous);
+    // ajv keeps every compiled schema in a registry of its own; the WeakMap is the only cache
+    // wanted, so a tool list that changes for days does not grow memory.
+    ajv.removeSchema(anonymous);
   } catch (error) {
     throw new OutputValidationError(
       result,

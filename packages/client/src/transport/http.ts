@@ -139,12 +139,24 @@ export function excerpt(text: string): string {
   return text.length > MAX_EXCERPT ? `${text.slice(0, MAX_EXCERPT)}…` : text;
 }
 
-/** `Retry-After` as milliseconds from now: delta-seconds or an HTTP-date, per RFC 9110. */
+/** The three HTTP-date forms of RFC 9110 §5.6.7: IMF-fixdate, RFC 850 and asctime. */
+const HTTP_DATE = [
+  /^[A-Za-z]{3}, \d{2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/,
+  /^[A-Za-z]+, \d{2}-[A-Za-z]{3}-\d{2} \d{2}:\d{2}:\d{2} GMT$/,
+  /^[A-Za-z]{3} [A-Za-z]{3} [ \d]\d \d{2}:\d{2}:\d{2} \d{4}$/,
+];
+
+/**
+ * `Retry-After` as milliseconds from now: delta-seconds or an HTTP-date, per RFC 9110. Anything
+ * else is ignored; Date.parse alone would read "-5" or "in 3000" as dates.
+ */
 export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
   if (value === undefined) return undefined;
   const trimmed = value.trim();
   if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
-  const date = Date.parse(trimmed);
+  if (!HTTP_DATE.some((form) => form.test(trimmed))) return undefined;
+  // asctime carries no zone; RFC 9110 says it is GMT.
+  const date = Date.parse(trimmed.endsWith('GMT') ? trimmed : `${trimmed} GMT`);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 

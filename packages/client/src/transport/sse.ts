@@ -23,6 +23,8 @@ export interface SseOptions {
   position: StreamPosition;
 }
 
+const FIELD_SLACK = 16;
+
 export async function* readEvents(
   body: AsyncIterable<Buffer>,
   options: SseOptions,
@@ -32,8 +34,8 @@ export async function* readEvents(
   let failure: Error | undefined;
   const parser = createParser({
     // The parser buffers an unfinished line; bounding it bounds memory for a server that never
-    // sends a newline.
-    maxBufferSize: maxEventSize,
+    // sends a newline. The slack covers the field name, so the exact limit is the onEvent check.
+    maxBufferSize: maxEventSize + FIELD_SLACK,
     onEvent: (event) => {
       if (event.data.length > maxEventSize)
         failure ??= new ResponseTooLargeError('event', maxEventSize, { url });

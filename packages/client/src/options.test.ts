@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { type ClientOptions, DEFAULTS, resolveOptions } from './options.ts';
+
+const ENDPOINT = 'http://localhost:3000/mcp';
+
+describe('resolveOptions', () => {
+  it('fills every option from DEFAULTS', () => {
+    expect(resolveOptions(ENDPOINT)).toEqual({
+      ...DEFAULTS,
+      url: ENDPOINT,
+      headers: {},
+      dispatcher: undefined,
+    });
+  });
+
+  it('hands out copies, so a caller can change them without touching DEFAULTS', () => {
+    const resolved = resolveOptions(ENDPOINT);
+    resolved.retry.retries = 9;
+    resolved.clientInfo.name = 'mine';
+    expect(DEFAULTS.retry.retries).toBe(3);
+    expect(DEFAULTS.clientInfo.name).toBe('toolwire');
+  });
+
+  it('accepts a URL object and normalises it', () => {
+    expect(resolveOptions(new URL('https://example.com')).url).toBe('https://example.com/');
+  });
+
+  it('merges a partial retry policy over the default one', () => {
+    expect(resolveOptions(ENDPOINT, { retry: { retries: 0, maxRetryAfterMs: 5 } }).retry).toEqual({
+      ...DEFAULTS.retry,
+      retries: 0,
+      maxRetryAfterMs: 5,
+    });
+  });
+
+  it('keeps the options it is given', () => {
+    const resolved = resolveOptions(ENDPOINT, {
+      timeoutMs: 5,
+      protocolVersion: '2025-03-26',
+      headers: { authorization: 'Bearer t' },
+      listen: false,
+    });
+    expect(resolved).toMatchObject({
+      timeoutMs: 5,
+      protocolVersion: '2025-03-26',
+      headers: { authorization: 'Bearer t' },
+      listen: false,
+    });
+  });
+
+  it.each<[string, ClientOptions]>([
+    ['timeoutMs', { timeoutMs: -1 }],
+    ['timeoutMs', { timeoutMs: Number.NaN }],
+    ['maxTimeoutMs', { maxTimeoutMs: 0 }],
+    ['connectTimeoutMs', { connectTimeoutMs: Number.POSITIVE_INFINITY }],
+    ['maxResponseBytes', { maxResponseBytes: -5 }],
+    ['maxEventSize', { maxEventSize: Number.NaN }],
+    ['retry.retries', { retry: { retries: -1 } }],
+    ['retry.minDelayMs', { retry: { minDelayMs: Number.NaN } }],
+    ['reconnectAttempts', { reconnectAttempts: -1 }],
+    ['protocolVersion', { protocolVersion: '2099-01-01' }],
+  ])('rejects a bad %s with a TypeError naming it', (name, options) => {
+    expect(() => resolveOptions(ENDPOINT, options)).toThrow(TypeError);
+    expect(() => resolveOptions(ENDPOINT, options)).toThrow(`\`${name}\``);
+  });
+
+  it.each<[string, ClientOptions]>([
+    ['retry.retries', { retry: { retries: 1.5 } }],
+    ['reconnectAttempts', { reconnectAttempts: 2.5 }],
+  ])('rejects a fractional %s, which the retry loop cannot use', (name, options) => {
+    expect(() => resolveOptions(ENDPOINT, options)).toThrow(TypeError);
+    expect(() => resolveOptions(ENDPOINT, options)).toThrow(`\`${name}\``);
+  });
+
+  it('rejects a URL that is not http or https', () => {
+    expect(() => resolveOptions('ftp://example.com/mcp')).toThrow(TypeError);
+    expect(() => resolveOptions('ftp://example.com/mcp')).toThrow(/http: or https: URL/);
+  });
+
+  it('rejects a string that is not an absolute URL', () => {
+    expect(() => resolveOptions('/mcp')).toThrow(TypeError);
+    expect(() => resolveOptions('/mcp')).toThrow(/absolute http\(s\) URL/);
+  });
+});

@@ -1,0 +1,24 @@
+import type { ReceivedRequest, ReferenceServer } from '@toolwire/reference-server';
+
+/** The POSTs whose JSON-RPC method is `method`, as the reference server received them. */
+export function posts(server: ReferenceServer, method: string): ReceivedRequest[] {
+  return server.log.filter(
+    (entry) =>
+      entry.httpMethod === 'POST' &&
+      typeof entry.body === 'object' &&
+      entry.body !== null &&
+      (entry.body as { method?: unknown }).method === method,
+  );
+}
+
+export function requestsOf(server: ReferenceServer, httpMethod: string): ReceivedRequest[] {
+  return server.log.filter((entry) => entry.httpMethod === httpMethod);
+}
+
+export async function waitFor(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const start = Date.now();
+  while (!condition()) {
+    if (Date.now() - start > timeoutMs) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
