@@ -1,12 +1,12 @@
 import { defineConfig } from 'vitest/config';
 
-// Tests run on the TypeScript sources: the `source` export condition points each workspace
+// Tests run on the TypeScript sources: the `@toolwire/source` export condition points each workspace
 // package at src/index.ts, so no build step stands between an edit and a test run.
-const conditions = ['source', 'node', 'import', 'default'];
+const conditions = ['@toolwire/source', 'node', 'import', 'default'];
 
 export default defineConfig({
   resolve: { conditions },
-  ssr: { resolve: { conditions, externalConditions: ['source'] } },
+  ssr: { resolve: { conditions, externalConditions: ['@toolwire/source'] } },
   test: {
     // Loopback servers and real sockets: keep a generous per-test deadline, never a time assertion.
     testTimeout: 20_000,

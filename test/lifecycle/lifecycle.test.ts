@@ -34,7 +34,7 @@ test('aborting a call sends notifications/cancelled with its request id and reje
   const [called] = server.callsOf('tools/call');
   expect(cancelled?.body?.['params']).toMatchObject({
     requestId: called?.body?.['id'],
-    reason: 'call aborted: tools/call (unsafe) ' + server.url,
+    reason: `call aborted: tools/call (unsafe) ${server.url}`,
   });
   expect(cancelled?.headers.get('mcp-session-id')).toBe('s-1');
 });

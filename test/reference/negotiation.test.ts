@@ -46,8 +46,12 @@ describe.each([
     expect(client.protocolVersion).toBe(version);
     await waitFor(() => requestsOf(server, 'GET').length > 0);
     await client.close();
-    const later = server.log.filter((entry) => (entry.body as { method?: string } | undefined)?.method !== 'initialize');
-    expect(later.map((entry) => entry.httpMethod)).toEqual(expect.arrayContaining(['POST', 'GET', 'DELETE']));
+    const later = server.log.filter(
+      (entry) => (entry.body as { method?: string } | undefined)?.method !== 'initialize',
+    );
+    expect(later.map((entry) => entry.httpMethod)).toEqual(
+      expect.arrayContaining(['POST', 'GET', 'DELETE']),
+    );
     for (const entry of later) {
       expect(entry.headers['mcp-protocol-version']).toBe(header ? version : undefined);
       expect(entry.sessionId).toBeDefined();
@@ -75,7 +79,9 @@ test('a server that answers with a revision the client does not speak fails with
 test('the stateless endpoint works without a session id', async () => {
   await using server = await startReferenceServer();
   await using client = createMcpClient(server.urls.stateless);
-  expect((await client.callTool('echo', { text: 'no session' })).content).toEqual([{ type: 'text', text: 'no session' }]);
+  expect((await client.callTool('echo', { text: 'no session' })).content).toEqual([
+    { type: 'text', text: 'no session' },
+  ]);
   await client.close();
   expect(server.log.every((entry) => entry.sessionId === undefined)).toBe(true);
   // No session was issued, so there is none to delete.

@@ -1,0 +1,48 @@
+#!/usr/bin/env node
+/**
+ * `toolwire-reference-server [--port N] [--host H]`: runs the reference server until SIGINT or
+ * SIGTERM and prints its endpoint URLs, one per line.
+ */
+import { parseArgs } from 'node:util';
+import { startReferenceServer } from './index.ts';
+
+const USAGE = `Usage: toolwire-reference-server [--port N] [--host H]
+
+  --port N   TCP port to listen on (default 0: any free port)
+  --host H   interface to bind (default 127.0.0.1)
+`;
+
+const { values } = parseArgs({
+  options: {
+    port: { type: 'string' },
+    host: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  },
+});
+
+if (values.help === true) {
+  process.stdout.write(USAGE);
+} else {
+  const port = values.port === undefined ? 0 : Number(values.port);
+  const server = await startReferenceServer(
+    values.host === undefined ? { port } : { port, host: values.host },
+  );
+  process.stdout.write(
+    [
+      'toolwire reference MCP server is listening:',
+      `  stateful, SSE answers:  ${server.urls.stateful}`,
+      `  stateful, JSON answers: ${server.urls.statefulJson}`,
+      `  stateless:              ${server.urls.stateless}`,
+      '',
+    ].join('\n'),
+  );
+  const stop = (): void => {
+    // Once every socket and timer is gone nothing keeps the event loop alive, so the process exits.
+    server.close().catch((error: unknown) => {
+      process.stderr.write(`close failed: ${String(error)}\n`);
+      process.exitCode = 1;
+    });
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}

@@ -1,0 +1,115 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { FaultController } from './faults.ts';
+import {
+  isObject,
+  type JsonObject,
+  type RequestId,
+  type RpcRequest,
+  type RpcResponse,
+  requestMessage,
+} from './jsonrpc.ts';
+import type { InFlightRequests, Session, SessionStore } from './session.ts';
+import type { SseStream } from './sse-stream.ts';
+import type { FixtureState } from './state.ts';
+import type { CancelledRequest } from './types.ts';
+
+/** Everything one server instance shares between its endpoints and requests. */
+export interface ServerCore {
+  readonly versions: readonly string[];
+  readonly sessions: SessionStore;
+  readonly fixtures: FixtureState;
+  readonly faults: FaultController;
+  readonly cancelled: CancelledRequest[];
+  /** In-flight requests of the stateless endpoint, which has no session to hold them. */
+  readonly statelessInFlight: InFlightRequests;
+  /** Aborted by `close()`: every sleep and wait in the server listens to it. */
+  readonly closing: AbortSignal;
+}
+
+/** How a server-to-client request ended. */
+export type ClientReply =
+  | { readonly kind: 'response'; readonly response: RpcResponse }
+  | { readonly kind: 'timeout' }
+  | { readonly kind: 'unreachable' }
+  | { readonly kind: 'aborted' };
+
+/** What a method handler may do besides computing its result. */
+export interface RequestContext {
+  /** The caller's session; undefined on the stateless endpoint. */
+  readonly session: Session | undefined;
+  readonly fixtures: FixtureState;
+  /** Aborted when the client cancels the request or the server closes. */
+  readonly signal: AbortSignal;
+  /** `params._meta.progressToken` of the request, when the client asked for progress. */
+  readonly progressToken: RequestId | undefined;
+  /** Sends a message about this request: on its POST stream, else the GET stream. False if dropped. */
+  sendRelated(message: JsonObject): boolean;
+  /** Sends a message not tied to this request: on the GET stream, else the POST stream. */
+  sendUnrelated(message: JsonObject): boolean;
+  /** Notifies every session passing `filter`: the caller as `sendUnrelated`, others on their GET stream. */
+  notifySessions(message: JsonObject, filter?: (session: Session) => boolean): void;
+  /** Sends a request to the client (related to this one) and waits up to `timeoutMs` for its answer. */
+  requestClient(method: string, timeoutMs: number): Promise<ClientReply>;
+}
+
+function progressTokenOf(request: RpcRequest): RequestId | undefined {
+  const meta = isObject(request.params) ? request.params['_meta'] : undefined;
+  const token = isObject(meta) ? meta['progressToken'] : undefined;
+  return typeof token === 'string' || typeof token === 'number' ? token : undefined;
+}
+
+/** Builds the context for one request; `stream` is its POST's SSE stream when it has one. */
+export function createContext(
+  core: ServerCore,
+  request: RpcRequest,
+  session: Session | undefined,
+  stream: SseStream | undefined,
+  signal: AbortSignal,
+): RequestContext {
+  const openPostStream = () => (stream !== undefined && !stream.finished ? stream : undefined);
+  const sendRelated = (message: JsonObject): boolean => {
+    const target = openPostStream() ?? session?.connectedStandalone();
+    return target?.send(message) ?? false;
+  };
+  const sendUnrelated = (message: JsonObject): boolean => {
+    const target = session?.connectedStandalone() ?? openPostStream();
+    return target?.send(message) ?? false;
+  };
+  return {
+    session,
+    fixtures: core.fixtures,
+    signal,
+    progressToken: progressTokenOf(request),
+    sendRelated,
+    sendUnrelated,
+    notifySessions(message, filter = () => true) {
+      for (const other of core.sessions.all()) {
+        if (!filter(other)) continue;
+        if (other === session) sendUnrelated(message);
+        else other.connectedStandalone()?.send(message);
+      }
+    },
+    async requestClient(method, timeoutMs) {
+      if (session === undefined) return { kind: 'unreachable' };
+      const pending = session.expectResponse();
+      try {
+        if (!sendRelated(requestMessage(pending.id, method))) return { kind: 'unreachable' };
+        // A private controller stops the timeout timer as soon as the answer arrives.
+        const timer = new AbortController();
+        const timeout = sleep(timeoutMs, { kind: 'timeout' } as const, {
+          signal: AbortSignal.any([signal, timer.signal]),
+        }).catch(() => ({ kind: 'aborted' }) as const);
+        const answered = pending.response.then(
+          (response) => ({ kind: 'response', response }) as const,
+        );
+        try {
+          return await Promise.race([answered, timeout]);
+        } finally {
+          timer.abort();
+        }
+      } finally {
+        pending.forget();
+      }
+    },
+  };
+}

@@ -1,0 +1,18 @@
+/**
+ * Fixture state shared by every session of one server: tests observe it through tools and
+ * resources, and each server instance starts from zero so tests stay independent.
+ */
+export class FixtureState {
+  /** Page size for every paginated list. */
+  readonly pageSize: number;
+  /** How many times the `count` tool ran. */
+  calls = 0;
+  /** The value behind `ref://counter`, raised by the `bump` tool. */
+  counter = 0;
+  /** Whether `toggle_tool` has currently added the `bonus` tool. */
+  bonusTool = false;
+
+  constructor(pageSize: number) {
+    this.pageSize = pageSize;
+  }
+}

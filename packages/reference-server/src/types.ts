@@ -1,0 +1,92 @@
+/** Options for {@link startReferenceServer}. Every field is optional. */
+export interface ReferenceServerOptions {
+  /** TCP port to listen on; 0 (the default) picks a free port. */
+  port?: number;
+  /** Interface to bind; defaults to `127.0.0.1` so the server is reachable from loopback only. */
+  host?: string;
+  /**
+   * Protocol versions the server accepts in `initialize` and in the `MCP-Protocol-Version`
+   * header. Defaults to `['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05']`.
+   */
+  versions?: string[];
+  /** Items per page for tools, resources, resource templates and prompts lists; default 5. */
+  pageSize?: number;
+  /** Extra `Origin` values to accept; loopback origins on the bound port are always accepted. */
+  allowedOrigins?: string[];
+}
+
+/** One HTTP request as the server received it, for assertions about what a client sent. */
+export interface ReceivedRequest {
+  /** HTTP method, e.g. `POST`. */
+  httpMethod: string;
+  /** URL path without the query string, e.g. `/mcp`. */
+  path: string;
+  /** Request headers with lower-cased names; repeated headers are joined with `, `. */
+  headers: Record<string, string>;
+  /** The parsed JSON body, or undefined when there was none or it was not JSON. */
+  body: unknown;
+  /** The `Mcp-Session-Id` header the request carried, if any. */
+  sessionId?: string;
+}
+
+/** A `notifications/cancelled` the server received. */
+export interface CancelledRequest {
+  /** The id of the request the client cancelled. */
+  requestId: string | number;
+  /** The reason the client gave, if any. */
+  reason?: string;
+}
+
+/** The canned answer {@link Faults.failNext} gives instead of processing a POST. */
+export interface FailReply {
+  /** HTTP status code to answer with. */
+  status: number;
+  /** Value of the `Retry-After` header, when one should be sent. */
+  retryAfter?: string;
+  /** Response body; empty when omitted. Sent as `application/json` when it parses as JSON. */
+  body?: string;
+  /** Only POSTs whose JSON-RPC method equals this are failed (any message of a batch counts). */
+  method?: string;
+}
+
+/** Switchable misbehaviour, for testing how a client copes with a flaky server. */
+export interface Faults {
+  /** Forgets every session: later requests carrying an old `Mcp-Session-Id` get 404. */
+  dropSessions(): void;
+  /** Answers the next `count` POSTs (matching `reply.method` when given) with `reply`, unprocessed. */
+  failNext(count: number, reply: FailReply): void;
+  /**
+   * Cuts the next POST answered with SSE (socket destroyed) after `events` SSE events, and at the
+   * latest just before the response. Events keep their ids, so the client can resume with GET +
+   * `Last-Event-ID` and receive the rest of the stream, response included, there.
+   */
+  cutStreamAfter(events: number): void;
+  /**
+   * The next POST answered with SSE sends only the priming event (an id, empty data) with
+   * `retry: retryMs`, then ends the connection gracefully; the response is delivered on a GET with
+   * `Last-Event-ID` (the 2025-11-25 polling behaviour).
+   */
+  closeAfterPriming(retryMs: number): void;
+  /** Delays every later HTTP response by `ms` milliseconds; 0 stops delaying. */
+  delay(ms: number): void;
+  /** Clears every pending fault and the delay. */
+  reset(): void;
+}
+
+/** A running reference server. */
+export interface ReferenceServer {
+  /** The stateful endpoint that answers POSTs with SSE, `http://127.0.0.1:PORT/mcp`. */
+  url: string;
+  /** All three endpoints: stateful SSE (`/mcp`), stateful JSON-only (`/mcp-json`), stateless. */
+  urls: { stateful: string; statefulJson: string; stateless: string };
+  /** Fault injection switches. */
+  faults: Faults;
+  /** Every HTTP request received, in arrival order. */
+  log: ReceivedRequest[];
+  /** Every `notifications/cancelled` received, in arrival order. */
+  cancelled: CancelledRequest[];
+  /** Closes all connections (open SSE streams and idle keep-alive sockets too) and timers; idempotent. */
+  close(): Promise<void>;
+  /** Same as {@link ReferenceServer.close}, for `await using`. */
+  [Symbol.asyncDispose](): Promise<void>;
+}

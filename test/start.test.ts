@@ -1,0 +1,18 @@
+/** `npm start` is the main job: it must run on a fresh checkout with no set-up and exit cleanly. */
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { expect, test } from 'vitest';
+
+test('npm start tours the reference server: revision, tools table, a call with progress, then exits', async () => {
+  const root = fileURLToPath(new URL('..', import.meta.url));
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ['--conditions=@toolwire/source', 'examples/tour.ts'],
+    { cwd: root, timeout: 30_000 },
+  );
+  expect(stdout).toContain('protocol revision 2025-11-25');
+  expect(stdout).toMatch(/13 tools:\n(\s+\w+\s+.+\n){13}/);
+  expect(stdout).toContain('5/5 step 5');
+  expect(stdout).toContain('result     done after 5 steps');
+});
