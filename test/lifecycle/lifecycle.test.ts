@@ -5,6 +5,7 @@
 import { AbortedError, ClientClosedError, createMcpClient } from '@toolwire/client';
 import { expect, test } from 'vitest';
 import { mcpServer, startFaultServer } from '../helpers/fault-server.ts';
+import { waitFor } from '../helpers/wait-for.ts';
 
 const hangOnCall = () =>
   mcpServer(
@@ -112,11 +113,3 @@ test('close() during a hung call leaves no socket or timer behind', async () => 
   expect(handles()).toBeLessThanOrEqual(baseline);
   await server.close();
 });
-
-async function waitFor(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const start = Date.now();
-  while (!condition()) {
-    if (Date.now() - start > timeoutMs) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}

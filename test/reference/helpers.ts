@@ -28,10 +28,4 @@ export function requestsOf(server: ReferenceServer, httpMethod: string): Receive
   return server.log.filter((entry) => entry.httpMethod === httpMethod);
 }
 
-export async function waitFor(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const start = Date.now();
-  while (!condition()) {
-    if (Date.now() - start > timeoutMs) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+export { waitFor } from '../helpers/wait-for.ts';

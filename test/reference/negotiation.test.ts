@@ -37,6 +37,7 @@ describe.each([
   ['2025-11-25', true],
   ['2025-06-18', true],
   ['2025-03-26', false],
+  ['2024-11-05', false],
 ] as const)('a server that speaks only %s', (version, header) => {
   test(`is spoken to at ${version}, ${header ? 'with' : 'without'} the version header on every later request`, async () => {
     await using server = await startReferenceServer({ versions: [version] });
