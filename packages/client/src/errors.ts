@@ -66,6 +66,11 @@ export class McpError extends Error {
   readonly [brand] = true;
 }
 
+/** Anything thrown, as an Error: background failures are reported, and a report needs one. */
+export function asError(value: unknown): Error {
+  return value instanceof Error ? value : new Error(String(value));
+}
+
 /** True for any toolwire error, even one thrown by another copy of this package. */
 export function isMcpError(value: unknown): value is McpError {
   return (

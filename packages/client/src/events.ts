@@ -2,6 +2,7 @@
  * What the server says outside any call's answer, as typed events. A listener that throws is
  * reported as a `warning`, never allowed to break the stream that delivered the message.
  */
+import { asError } from './errors.ts';
 import type { JsonObject, JsonRpcNotification } from './jsonrpc.ts';
 import type { LogMessage } from './types.ts';
 
@@ -42,8 +43,7 @@ export class EventHub {
       try {
         (listener as (...a: Parameters<ClientEvents[E]>) => void)(...args);
       } catch (error) {
-        if (event !== 'warning')
-          this.emit('warning', error instanceof Error ? error : new Error(String(error)));
+        if (event !== 'warning') this.emit('warning', asError(error));
       }
     }
   }

@@ -64,27 +64,16 @@ export async function exchange(
   request: JsonRpcRequest,
   options: ExchangeOptions,
 ): Promise<Exchanged> {
-  const { config, session, router } = wire;
+  const { config, router } = wire;
   const { signal } = options.deadline;
   const context = { url: config.url, method: request.method, tool: options.tool };
-  const carriedSession = session.id !== undefined;
   const waiter = router.expect(request.id, options.onProgress);
   try {
-    const response = await send(config.dispatcher, {
-      url: config.url,
-      method: 'POST',
-      headers: session.headers(ACCEPT_POST, { 'content-type': 'application/json' }),
-      body: JSON.stringify(request),
-      signal,
-    });
+    const response = await post(wire, request, signal);
     const exchanged = (message: JsonRpcResponse): Exchanged => ({
       response: message,
       header: response.header,
     });
-    if (response.status === 404 && carriedSession) {
-      discard(response);
-      throw new SessionNotFound(true);
-    }
     if (response.status >= 200 && response.status < 300) {
       if (response.mediaType === 'text/event-stream') {
         await untilAnswered(wire, response, waiter, options);
@@ -221,6 +210,23 @@ export async function deliver(
   message: JsonRpcMessage,
   signal: AbortSignal,
 ): Promise<void> {
+  const { config } = wire;
+  const response = await post(wire, message, signal);
+  if (response.status >= 200 && response.status < 300) return discard(response);
+  const text = await readText(response, config.maxResponseBytes, config.url, signal);
+  const method = 'method' in message ? message.method : 'response';
+  throw statusError(response, text, { url: config.url, method });
+}
+
+/**
+ * POSTs one message with the session's headers. A 404 to a message that carried our session id
+ * means the server forgot the session without acting on the message.
+ */
+async function post(
+  wire: Wire,
+  message: JsonRpcMessage,
+  signal: AbortSignal,
+): Promise<HttpResponse> {
   const { config, session } = wire;
   const carriedSession = session.id !== undefined;
   const response = await send(config.dispatcher, {
@@ -230,12 +236,9 @@ export async function deliver(
     body: JSON.stringify(message),
     signal,
   });
-  if (response.status >= 200 && response.status < 300) return discard(response);
   if (response.status === 404 && carriedSession) {
     discard(response);
     throw new SessionNotFound(true);
   }
-  const text = await readText(response, config.maxResponseBytes, config.url, signal);
-  const method = 'method' in message ? message.method : 'response';
-  throw statusError(response, text, { url: config.url, method });
+  return response;
 }

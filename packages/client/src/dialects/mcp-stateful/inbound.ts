@@ -3,6 +3,7 @@
  * application's handlers). Each is answered by its own POST with the server's id, which lives in
  * a namespace apart from ours; several may run at once, and the server may cancel any of them.
  */
+import { asError } from '../../errors.ts';
 import {
   failure,
   type JsonObject,
@@ -66,8 +67,4 @@ export class Inbound {
       return failure(request.id, { code: RpcCode.internalError, message: asError(error).message });
     }
   }
-}
-
-function asError(error: unknown): Error {
-  return error instanceof Error ? error : new Error(String(error));
 }

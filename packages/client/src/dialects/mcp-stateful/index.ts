@@ -6,6 +6,7 @@
  */
 import { Deadline } from '../../deadline.ts';
 import {
+  asError,
   JsonRpcError,
   MalformedMessageError,
   SessionExpiredError,
@@ -175,9 +176,7 @@ export class StatefulDialect implements Dialect {
       notification('notifications/cancelled', { requestId, reason: text }),
       deadline.signal,
     )
-      .catch((error: unknown) =>
-        this.#events.warning(error instanceof Error ? error : new Error(String(error))),
-      )
+      .catch((error: unknown) => this.#events.warning(asError(error)))
       .finally(() => deadline[Symbol.dispose]());
   }
 
@@ -231,11 +230,12 @@ export class StatefulDialect implements Dialect {
     };
     await deliver(this.#wire, notification('notifications/initialized'), deadline.signal);
     if (config.listen) {
-      this.#listen = new ListenStream(
-        this.#wire,
-        this.#events,
-        () => void this.#renew(session.generation).catch(() => {}),
-      );
+      // The stream belongs to this session: if it finds the session gone after a call has
+      // already renewed it, the generation no longer matches and nothing is renewed twice.
+      const generation = session.generation;
+      this.#listen = new ListenStream(this.#wire, this.#events, () => {
+        this.#renew(generation).catch((error: unknown) => this.#events.warning(asError(error)));
+      });
       this.#listen.start();
     }
   }

@@ -4,8 +4,10 @@
  * reopened with Last-Event-ID, with jittered backoff, and given up after a bounded number of
  * failures in a row. A 405 means the server offers no such stream, which is fine.
  */
+
 import pRetry from 'p-retry';
 import { sleep } from '../../deadline.ts';
+import { asError } from '../../errors.ts';
 import { discard, readText, send, statusError } from '../../transport/http.ts';
 import { readMessages, type StreamPosition } from '../../transport/sse.ts';
 import type { DialectEvents } from '../dialect.ts';
@@ -39,7 +41,7 @@ export class ListenStream {
     this.#running = this.#run().catch((error: unknown) => {
       if (this.#controller.signal.aborted) return;
       if (error instanceof SessionNotFound) this.#onSessionLost();
-      else this.#events.warning(error instanceof Error ? error : new Error(String(error)));
+      else this.#events.warning(asError(error));
     });
   }
 
