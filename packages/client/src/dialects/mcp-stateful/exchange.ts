@@ -5,20 +5,8 @@
  */
 import type { Deadline } from '../../deadline.ts';
 import { sleep } from '../../deadline.ts';
-import {
-  ContentTypeError,
-  MalformedMessageError,
-  StreamTruncatedError,
-  TransportError,
-} from '../../errors.ts';
-import {
-  classify,
-  isObject,
-  type JsonRpcMessage,
-  type JsonRpcRequest,
-  type JsonRpcResponse,
-  parseMessages,
-} from '../../jsonrpc.ts';
+import { StreamTruncatedError, TransportError } from '../../errors.ts';
+import type { JsonRpcMessage, JsonRpcRequest, JsonRpcResponse } from '../../jsonrpc.ts';
 import {
   discard,
   excerpt,
@@ -28,6 +16,7 @@ import {
   statusError,
 } from '../../transport/http.ts';
 import { readMessages, type StreamPosition } from '../../transport/sse.ts';
+import { readAnswer } from '../answer.ts';
 import type { Progress } from '../dialect.ts';
 import type { Router, Waiter } from './router.ts';
 import {
@@ -56,9 +45,6 @@ export interface Exchanged {
   header(name: string): string | undefined;
 }
 
-/** Statuses whose body, even a JSON-RPC error, means "try again": they go to the retry policy. */
-const TRANSIENT = new Set([408, 429, 502, 503, 504]);
-
 export async function exchange(
   wire: Wire,
   request: JsonRpcRequest,
@@ -66,7 +52,6 @@ export async function exchange(
 ): Promise<Exchanged> {
   const { config, router } = wire;
   const { signal } = options.deadline;
-  const context = { url: config.url, method: request.method, tool: options.tool };
   const waiter = router.expect(request.id, options.onProgress);
   try {
     const response = await post(wire, request, signal);
@@ -74,69 +59,21 @@ export async function exchange(
       response: message,
       header: response.header,
     });
-    if (response.status >= 200 && response.status < 300) {
-      if (response.mediaType === 'text/event-stream') {
-        await untilAnswered(wire, response, waiter, options);
-        return exchanged(waiter.response!);
-      }
-      const text = await readText(response, config.maxResponseBytes, config.url, signal);
-      if (response.mediaType !== 'application/json') {
-        throw new ContentTypeError(response.mediaType, {
-          ...context,
-          status: response.status,
-          bodyExcerpt: excerpt(text),
-        });
-      }
-      return exchanged(answerIn(text, wire, request, context));
+    if (response.status === 200 && response.mediaType === 'text/event-stream') {
+      await untilAnswered(wire, response, waiter, options);
+      return exchanged(waiter.response!);
     }
-    const text = await readText(response, config.maxResponseBytes, config.url, signal);
-    const rpcError = TRANSIENT.has(response.status) ? undefined : errorResponse(text);
-    if (rpcError) return exchanged(rpcError);
-    throw statusError(response, text, context);
+    const answer = await readAnswer(response, request, {
+      url: config.url,
+      tool: options.tool,
+      maxResponseBytes: config.maxResponseBytes,
+      signal,
+      route: (incoming) => router.dispatch(incoming),
+    });
+    return exchanged(answer);
   } finally {
     router.forget(waiter);
   }
-}
-
-/** Finds our response in a JSON body; anything else in it (a 2025-03-26 batch) is routed. */
-function answerIn(
-  text: string,
-  wire: Wire,
-  request: JsonRpcRequest,
-  context: { url: string; method: string; tool?: string | undefined },
-): JsonRpcResponse {
-  const messages = parseMessages(text);
-  if (typeof messages === 'string') {
-    throw new MalformedMessageError(messages, { ...context, bodyExcerpt: excerpt(text) });
-  }
-  let answer: JsonRpcResponse | undefined;
-  for (const incoming of messages) {
-    if (incoming.kind === 'response' && incoming.message.id === request.id)
-      answer = incoming.message;
-    else wire.router.dispatch(incoming);
-  }
-  if (!answer) {
-    throw new MalformedMessageError(`no response with id ${String(request.id)} in the body`, {
-      ...context,
-      bodyExcerpt: excerpt(text),
-    });
-  }
-  return answer;
-}
-
-/** A JSON-RPC error in an HTTP error body (servers usually send these with `id: null`). */
-function errorResponse(text: string): JsonRpcResponse | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  if (!isObject(value) || !('error' in value)) return undefined;
-  const incoming = classify(value);
-  return typeof incoming !== 'string' && incoming.kind === 'response'
-    ? incoming.message
-    : undefined;
 }
 
 /** Reads the call's stream (and its resumptions) until the response has been routed to `waiter`. */
