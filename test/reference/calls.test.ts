@@ -92,7 +92,7 @@ test('progress reaches onProgress in order, with the token the client sent', asy
     { progress: 3, total: 3, message: 'step 3' },
   ]);
   const [call] = posts(server, 'tools/call');
-  const body = rpcBody(call);
+  const body = rpcBody(call?.body);
   expect(body.params?.['_meta']).toEqual({ progressToken: body.id });
 });
 
@@ -101,7 +101,7 @@ test('no progress token is sent when no onProgress is given', async () => {
   await using client = createMcpClient(server.url);
   await client.callTool('progress', { steps: 2, delayMs: 1 });
   const [call] = posts(server, 'tools/call');
-  expect(rpcBody(call).params?.['_meta']).toBeUndefined();
+  expect(rpcBody(call?.body).params?.['_meta']).toBeUndefined();
 });
 
 test('progress pushes the deadline back: a call longer than timeoutMs succeeds while it reports', async () => {
@@ -134,7 +134,7 @@ test('aborting a slow call cancels it on the server, which never answers it', as
   controller.abort(new Error('changed my mind'));
   await expect(call).rejects.toBeInstanceOf(AbortedError);
   await waitFor(() => server.cancelled.length === 1);
-  const requestId = rpcBody(posts(server, 'tools/call')[0]).id;
+  const requestId = rpcBody(posts(server, 'tools/call')[0]?.body).id;
   expect(server.cancelled[0]).toMatchObject({ requestId });
 });
 

@@ -11,18 +11,7 @@ export function posts(server: ReferenceServer, method: string): ReceivedRequest[
   );
 }
 
-/** The JSON-RPC body of a logged request, for reading ids and params in assertions. */
-export function rpcBody(entry: ReceivedRequest | undefined): {
-  id?: number | string;
-  method?: string;
-  params?: Record<string, unknown>;
-} {
-  return (entry?.body ?? {}) as {
-    id?: number | string;
-    method?: string;
-    params?: Record<string, unknown>;
-  };
-}
+export { rpc as rpcBody } from '../helpers/rpc.ts';
 
 export function requestsOf(server: ReferenceServer, httpMethod: string): ReceivedRequest[] {
   return server.log.filter((entry) => entry.httpMethod === httpMethod);

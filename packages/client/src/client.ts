@@ -4,24 +4,21 @@
  * goes through the one call loop.
  */
 import { Agent, type Dispatcher } from 'undici';
+import { ResultCache } from './cache.ts';
 import { runCall } from './call.ts';
+import { openDialect } from './connection.ts';
 import { Deadline } from './deadline.ts';
 import type { Dialect, Operation, Progress } from './dialects/dialect.ts';
-import { StatefulDialect } from './dialects/mcp-stateful/index.ts';
 import {
   ClientClosedError,
+  HeaderMismatchError,
   JsonRpcError,
   MalformedMessageError,
   ToolNotFoundError,
 } from './errors.ts';
 import { type ClientEvents, EventHub } from './events.ts';
 import { isObject, type JsonObject } from './jsonrpc.ts';
-import {
-  type ClientOptions,
-  type ResolvedOptions,
-  resolveOptions,
-  STATEFUL_VERSIONS,
-} from './options.ts';
+import { type ClientOptions, type ResolvedOptions, resolveOptions } from './options.ts';
 import { checkStructuredContent, toCallToolResult } from './results.ts';
 import { createAgentOptions } from './transport/http.ts';
 import type {
@@ -67,7 +64,7 @@ export class McpClient implements AsyncDisposable {
   readonly #calls = new Set<Deadline>();
   #dialect: Dialect | undefined;
   #connecting: Promise<Dialect> | undefined;
-  #tools: Promise<Tool[]> | undefined;
+  readonly #cache = new ResultCache();
   #closing: Promise<void> | undefined;
 
   constructor(url: string | URL, options: ClientOptions = {}) {
@@ -110,19 +107,19 @@ export class McpClient implements AsyncDisposable {
     return this.#events.on(event, listener);
   }
 
-  /** Every tool the server offers, all pages followed; cached until the server says it changed. */
-  async listTools(options: ListOptions = {}): Promise<Tool[]> {
-    if (options.refresh || !this.#tools) {
-      // Concurrent callers share one listing. A list_changed that lands meanwhile drops it from the
-      // cache (see #invalidateTools), so a stale answer is handed out once but never kept.
-      const listing = this.#listAll<Tool>('tools/list', 'tools', options);
-      this.#tools = listing;
-      listing.catch(() => {
-        if (this.#tools === listing) this.#tools = undefined;
-      });
-      return listing;
-    }
-    return this.#tools;
+  /**
+   * Every tool the server offers, all pages followed. Kept while fresh: until the server says the
+   * list changed, or for the time a modern server allows.
+   */
+  listTools(options: ListOptions = {}): Promise<Tool[]> {
+    return this.#cache.get(
+      'tools/list',
+      async () => {
+        const listing = await this.#listAll<Tool>('tools/list', 'tools', options);
+        return { value: this.#dialect!.screenTools(listing.value), freshForMs: listing.freshForMs };
+      },
+      options.refresh,
+    );
   }
 
   async callTool(
@@ -130,55 +127,66 @@ export class McpClient implements AsyncDisposable {
     args: JsonObject = {},
     options: CallToolOptions = {},
   ): Promise<CallToolResult> {
-    const tool = await this.#toolNamed(name, options);
+    let tool = await this.#toolNamed(name, options);
     const context = { url: this.url, method: 'tools/call', tool: name };
-    let raw: JsonObject;
-    try {
-      raw = await this.#request(
+    const call = () =>
+      this.#request(
         {
           method: 'tools/call',
           params: { name, arguments: args },
           idempotent: tool?.annotations?.idempotentHint === true,
           tool: name,
+          definition: tool,
         },
         options,
         options.onProgress,
       );
+    let raw: JsonObject;
+    try {
+      raw = await call();
     } catch (error) {
-      if (error instanceof JsonRpcError && !tool) {
+      if (error instanceof HeaderMismatchError && tool) {
+        // The headers mirror the tool's schema; a mismatch means the schema changed. Look again, once.
+        tool = (await this.listTools({ ...options, refresh: true })).find((t) => t.name === name);
+        raw = await call();
+      } else if (error instanceof JsonRpcError && !tool) {
         const available = (await this.listTools(options)).map((t) => t.name);
         throw new ToolNotFoundError(available, { ...context, cause: error });
-      }
-      throw error;
+      } else throw error;
     }
     const result = toCallToolResult(raw, context);
     checkStructuredContent(result, tool?.outputSchema, context);
     return result;
   }
 
-  listResources(options: RequestOptions = {}): Promise<Resource[]> {
-    return this.#listAll<Resource>('resources/list', 'resources', options);
+  listResources(options: ListOptions = {}): Promise<Resource[]> {
+    return this.#cachedList<Resource>('resources/list', 'resources', options);
   }
 
-  listResourceTemplates(options: RequestOptions = {}): Promise<ResourceTemplate[]> {
-    return this.#listAll<ResourceTemplate>(
+  listResourceTemplates(options: ListOptions = {}): Promise<ResourceTemplate[]> {
+    return this.#cachedList<ResourceTemplate>(
       'resources/templates/list',
       'resourceTemplates',
       options,
     );
   }
 
-  async readResource(uri: string, options: RequestOptions = {}): Promise<ReadResourceResult> {
-    const result = await this.#request(
-      { method: 'resources/read', params: { uri }, idempotent: true },
-      options,
+  readResource(uri: string, options: ListOptions = {}): Promise<ReadResourceResult> {
+    return this.#cache.get(
+      `resources/read ${uri}`,
+      async () => {
+        const result = await this.#request(
+          { method: 'resources/read', params: { uri }, idempotent: true },
+          options,
+        );
+        expectArray(result, 'contents', 'resources/read', this.url);
+        return {
+          value: result as unknown as ReadResourceResult,
+          freshForMs: this.#dialect!.freshFor(result, 'resources/read'),
+        };
+      },
+      options.refresh,
     );
-    return expectArray(
-      result,
-      'contents',
-      'resources/read',
-      this.url,
-    ) as unknown as ReadResourceResult;
   }
 
   /** Asks the server to send `resourceUpdated` events for `uri`. */
@@ -196,8 +204,8 @@ export class McpClient implements AsyncDisposable {
     );
   }
 
-  listPrompts(options: RequestOptions = {}): Promise<Prompt[]> {
-    return this.#listAll<Prompt>('prompts/list', 'prompts', options);
+  listPrompts(options: ListOptions = {}): Promise<Prompt[]> {
+    return this.#cachedList<Prompt>('prompts/list', 'prompts', options);
   }
 
   async getPrompt(
@@ -266,27 +274,40 @@ export class McpClient implements AsyncDisposable {
   }
 
   async #toolNamed(name: string, options: RequestOptions): Promise<Tool | undefined> {
-    const cached = (await this.listTools(options)).find((tool) => tool.name === name);
+    // Any listing will do to look a tool up, fresh or not: a call should not wait for a relisting.
+    const known = this.#cache.peek<Tool[]>('tools/list') ?? this.listTools(options);
+    const cached = (await known).find((tool) => tool.name === name);
     if (cached) return cached;
-    // The cache may predate the tool: look once more before calling it unknown.
+    // The listing may predate the tool: look once more before calling it unknown.
     return (await this.listTools({ ...options, refresh: true })).find((tool) => tool.name === name);
   }
 
-  async #listAll<T>(method: string, key: string, options: RequestOptions): Promise<T[]> {
+  #cachedList<T>(method: string, key: string, options: ListOptions): Promise<T[]> {
+    return this.#cache.get(method, () => this.#listAll<T>(method, key, options), options.refresh);
+  }
+
+  /** Every page of a list; fresh for as long as its least fresh page. */
+  async #listAll<T>(
+    method: string,
+    key: string,
+    options: RequestOptions,
+  ): Promise<{ value: T[]; freshForMs: number }> {
     const items: T[] = [];
     const seen = new Set<string>();
+    let freshForMs = Number.POSITIVE_INFINITY;
     let cursor: string | undefined;
     for (let page = 0; page < MAX_PAGES; page++) {
       const params = cursor === undefined ? undefined : { cursor };
       const result = await this.#request({ method, params, idempotent: true }, options);
       items.push(...(expectArray(result, key, method, this.url)[key] as T[]));
+      freshForMs = Math.min(freshForMs, this.#dialect!.freshFor(result, method));
       const next = result['nextCursor'];
       // Stop on a missing or empty cursor, and on one we have seen: a server that loops would hang us.
       if (typeof next !== 'string' || next === '' || seen.has(next)) break;
       seen.add(next);
       cursor = next;
     }
-    return items;
+    return { value: items, freshForMs };
   }
 
   async #request(
@@ -354,29 +375,16 @@ export class McpClient implements AsyncDisposable {
     });
     this.#calls.add(deadline);
     try {
-      return await StatefulDialect.connect(
-        {
-          url: this.url,
-          dispatcher: this.#dispatcher,
-          headers: options.headers,
-          clientInfo: { ...options.clientInfo },
-          capabilities: {},
-          protocolVersion: options.protocolVersion,
-          supportedVersions: STATEFUL_VERSIONS,
-          maxResponseBytes: options.maxResponseBytes,
-          maxEventSize: options.maxEventSize,
-          retry: options.retry,
-          listen: options.listen,
-          reconnectAttempts: options.reconnectAttempts,
-          timeoutMs: options.timeoutMs,
-          maxTimeoutMs: options.maxTimeoutMs,
-        },
+      return await openDialect(
+        options,
+        this.#dispatcher,
         {
           notification: (message) => {
-            if (message.method === 'notifications/tools/list_changed') this.#invalidateTools();
+            this.#dropStale(message.method, message.params);
             this.#events.notify(message);
           },
           warning: (error) => this.#events.emit('warning', error),
+          stale: () => this.#cache.drop(),
         },
         deadline,
       );
@@ -385,11 +393,16 @@ export class McpClient implements AsyncDisposable {
     }
   }
 
-  #invalidateTools(): void {
-    this.#tools = undefined;
+  /** A change notification makes what it names stale at once. */
+  #dropStale(method: string, params: JsonObject | undefined): void {
+    if (method === 'notifications/tools/list_changed') this.#cache.drop('tools/list');
+    else if (method === 'notifications/prompts/list_changed') this.#cache.drop('prompts/list');
+    else if (method === 'notifications/resources/list_changed') this.#cache.drop('resources/');
+    else if (method === 'notifications/resources/updated' && typeof params?.['uri'] === 'string') {
+      this.#cache.drop(`resources/read ${params['uri']}`);
+    }
   }
 }
-
 /** Creates a client. Nothing is sent until the first call (or `connect()`). */
 export function createMcpClient(url: string | URL, options?: ClientOptions): McpClient {
   return new McpClient(url, options);

@@ -27,7 +27,11 @@ export type McpErrorCode =
   | 'STREAM_TRUNCATED'
   | 'MALFORMED_MESSAGE'
   | 'JSON_RPC'
+  | 'HEADER_MISMATCH'
+  | 'MISSING_CAPABILITY'
+  | 'RESOURCE_NOT_FOUND'
   | 'UNSUPPORTED_VERSION'
+  | 'UNSUPPORTED_SERVER'
   | 'OUTPUT_VALIDATION'
   | 'TOOL_NOT_FOUND'
   | 'SESSION_EXPIRED'
@@ -144,19 +148,86 @@ export class MalformedMessageError extends McpError {
   }
 }
 
+type JsonRpcErrorOptions = McpErrorOptions & { data?: unknown };
+
 /** The server answered the call with a JSON-RPC error. `rpcCode` and `data` are the server's. */
 export class JsonRpcError extends McpError {
-  override readonly name = 'JsonRpcError';
+  override readonly name: string = 'JsonRpcError';
   readonly rpcCode: number;
   readonly data: unknown;
   constructor(
     rpcCode: number,
     serverMessage: string,
-    options: McpErrorOptions & { data?: unknown } = {},
+    options: JsonRpcErrorOptions = {},
+    code: McpErrorCode = 'JSON_RPC',
   ) {
-    super('JSON_RPC', `server error ${rpcCode} "${serverMessage}"`, options);
+    super(code, `server error ${rpcCode} "${serverMessage}"`, options);
     this.rpcCode = rpcCode;
     this.data = options.data;
+  }
+}
+
+/** -32020: the mirrored HTTP headers did not match the body (a tool's schema may have changed). */
+export class HeaderMismatchError extends JsonRpcError {
+  override readonly name = 'HeaderMismatchError';
+  constructor(serverMessage: string, options: JsonRpcErrorOptions = {}) {
+    super(-32020, serverMessage, options, 'HEADER_MISMATCH');
+  }
+}
+
+/** -32021: the server needs a client capability the client did not declare. */
+export class MissingCapabilityError extends JsonRpcError {
+  override readonly name = 'MissingCapabilityError';
+  /** What the server asked for (`data.requiredCapabilities`). */
+  readonly requiredCapabilities: unknown;
+  constructor(serverMessage: string, options: JsonRpcErrorOptions = {}) {
+    super(-32021, serverMessage, options, 'MISSING_CAPABILITY');
+    const data = options.data;
+    this.requiredCapabilities =
+      typeof data === 'object' && data !== null
+        ? (data as { requiredCapabilities?: unknown }).requiredCapabilities
+        : undefined;
+  }
+}
+
+/** `resources/read` of a resource the server does not have: -32002 before 2026-07-28, -32602 since. */
+export class ResourceNotFoundError extends JsonRpcError {
+  override readonly name = 'ResourceNotFoundError';
+  constructor(rpcCode: number, serverMessage: string, options: JsonRpcErrorOptions = {}) {
+    super(rpcCode, serverMessage, options, 'RESOURCE_NOT_FOUND');
+  }
+}
+
+/** The one place wire error codes become error classes. */
+export function fromJsonRpcError(
+  error: { code: number; message: string; data?: unknown },
+  context: ErrorContext,
+): JsonRpcError {
+  const options = { ...context, data: error.data };
+  switch (error.code) {
+    case -32020:
+      return new HeaderMismatchError(error.message, options);
+    case -32021:
+      return new MissingCapabilityError(error.message, options);
+    case -32002:
+    case -32602:
+      if (context.method === 'resources/read')
+        return new ResourceNotFoundError(error.code, error.message, options);
+  }
+  return new JsonRpcError(error.code, error.message, options);
+}
+
+/** Nothing at the URL speaks a protocol the client knows. `probes` says what each attempt got. */
+export class UnsupportedServerError extends McpError {
+  override readonly name = 'UnsupportedServerError';
+  readonly probes: readonly string[];
+  constructor(probes: readonly string[], options: McpErrorOptions = {}) {
+    super(
+      'UNSUPPORTED_SERVER',
+      `no protocol the client speaks answered (${probes.join('; ')})`,
+      options,
+    );
+    this.probes = probes;
   }
 }
 

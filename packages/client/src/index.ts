@@ -14,6 +14,7 @@ export {
   ClientClosedError,
   ContentTypeError,
   type ErrorContext,
+  HeaderMismatchError,
   HttpStatusError,
   InputRequiredError,
   isMcpError,
@@ -21,17 +22,28 @@ export {
   MalformedMessageError,
   McpError,
   type McpErrorCode,
+  MissingCapabilityError,
   OutputValidationError,
+  ResourceNotFoundError,
   ResponseTooLargeError,
   SessionExpiredError,
   StreamTruncatedError,
   TimeoutError,
   ToolNotFoundError,
   TransportError,
+  UnsupportedServerError,
   UnsupportedVersionError,
 } from './errors.ts';
 export type { ClientEvents } from './events.ts';
 export type { JsonObject } from './jsonrpc.ts';
-export { type ClientInfo, type ClientOptions, DEFAULTS, STATEFUL_VERSIONS } from './options.ts';
+export {
+  LEGACY_VERSIONS,
+  MODERN_VERSIONS,
+  memoryVerdictStore,
+  type ProtocolChoice,
+  type Verdict,
+  type VerdictStore,
+} from './negotiate.ts';
+export { type ClientInfo, type ClientOptions, DEFAULTS } from './options.ts';
 export type { RetryPolicy } from './transport/retry.ts';
 export type * from './types.ts';

@@ -58,7 +58,7 @@ describe('resolveOptions', () => {
     ['retry.retries', { retry: { retries: -1 } }],
     ['retry.minDelayMs', { retry: { minDelayMs: Number.NaN } }],
     ['reconnectAttempts', { reconnectAttempts: -1 }],
-    ['protocolVersion', { protocolVersion: '2099-01-01' }],
+    ['protocolVersion', { protocolVersion: '2099-01-01' as never }],
   ])('rejects a bad %s with a TypeError naming it', (name, options) => {
     expect(() => resolveOptions(ENDPOINT, options)).toThrow(TypeError);
     expect(() => resolveOptions(ENDPOINT, options)).toThrow(`\`${name}\``);

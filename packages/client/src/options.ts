@@ -4,6 +4,13 @@
  */
 import type { Dispatcher } from 'undici';
 import packageJson from '../package.json' with { type: 'json' };
+import {
+  LEGACY_VERSIONS,
+  MODERN_VERSIONS,
+  type ProtocolChoice,
+  sharedVerdicts,
+  type VerdictStore,
+} from './negotiate.ts';
 import type { RetryPolicy } from './transport/retry.ts';
 
 export interface ClientInfo {
@@ -19,11 +26,19 @@ export interface ClientOptions {
    */
   clientInfo?: ClientInfo;
   /**
-   * The protocol revision offered in `initialize`. The server may answer with an older one the
-   * client also speaks.
-   * @default '2025-11-25'
+   * Which protocol to speak. `'auto'` asks the server (`server/discover`) and takes the newest
+   * revision both sides speak, stepping down to the stateful revisions for a legacy server.
+   * `'modern'` or `'legacy'` pins the era; a revision pins it exactly and sends no probe (for a
+   * modern revision, not even `server/discover`).
+   * @default 'auto'
    */
-  protocolVersion?: string;
+  protocolVersion?: ProtocolChoice;
+  /**
+   * Where negotiation verdicts are kept, per endpoint URL, so that the next client for the same
+   * URL skips the probe.
+   * @default one in-memory store shared by every client in the process
+   */
+  verdicts?: VerdictStore;
   /**
    * Extra headers on every HTTP request (an `Authorization` header, say).
    * @default {}
@@ -88,7 +103,8 @@ export interface ClientOptions {
 export interface ResolvedOptions {
   url: string;
   clientInfo: ClientInfo;
-  protocolVersion: string;
+  protocolVersion: ProtocolChoice;
+  verdicts: VerdictStore;
   headers: Record<string, string>;
   timeoutMs: number;
   maxTimeoutMs: number;
@@ -102,12 +118,10 @@ export interface ResolvedOptions {
   dispatcher: Dispatcher | undefined;
 }
 
-/** The revisions of stateful MCP over Streamable HTTP this client speaks, newest first. */
-export const STATEFUL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const;
-
 export const DEFAULTS = Object.freeze({
   clientInfo: Object.freeze({ name: 'toolwire', version: packageJson.version }),
-  protocolVersion: STATEFUL_VERSIONS[0],
+  protocolVersion: 'auto' as ProtocolChoice,
+  verdicts: sharedVerdicts,
   timeoutMs: 60_000,
   maxTimeoutMs: 600_000,
   resetTimeoutOnProgress: true,
@@ -125,6 +139,7 @@ export function resolveOptions(url: string | URL, options: ClientOptions = {}): 
     url: parseUrl(url).href,
     clientInfo: options.clientInfo ?? { ...DEFAULTS.clientInfo },
     protocolVersion: options.protocolVersion ?? DEFAULTS.protocolVersion,
+    verdicts: options.verdicts ?? DEFAULTS.verdicts,
     headers: { ...options.headers },
     timeoutMs: options.timeoutMs ?? DEFAULTS.timeoutMs,
     maxTimeoutMs: options.maxTimeoutMs ?? DEFAULTS.maxTimeoutMs,
@@ -159,9 +174,16 @@ export function resolveOptions(url: string | URL, options: ClientOptions = {}): 
       );
     }
   }
-  if (!(STATEFUL_VERSIONS as readonly string[]).includes(resolved.protocolVersion)) {
+  const choices: readonly string[] = [
+    'auto',
+    'modern',
+    'legacy',
+    ...MODERN_VERSIONS,
+    ...LEGACY_VERSIONS,
+  ];
+  if (!choices.includes(resolved.protocolVersion)) {
     throw new TypeError(
-      `expected \`protocolVersion\` to be one of ${STATEFUL_VERSIONS.join(', ')}, got "${resolved.protocolVersion}"`,
+      `expected \`protocolVersion\` to be one of ${choices.join(', ')}, got "${resolved.protocolVersion}"`,
     );
   }
   return resolved;

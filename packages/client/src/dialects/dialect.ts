@@ -5,6 +5,7 @@
 import type { Deadline } from '../deadline.ts';
 import type { JsonObject, JsonRpcNotification } from '../jsonrpc.ts';
 import type { Outcome } from '../outcome.ts';
+import type { Tool } from '../types.ts';
 
 /** One request the client makes: a JSON-RPC method with its params. */
 export interface Operation {
@@ -14,6 +15,8 @@ export interface Operation {
   idempotent: boolean;
   /** The tool's name, for `tools/call`: it goes into error messages. */
   tool?: string | undefined;
+  /** The tool's definition, for `tools/call`: a dialect may mirror its marked parameters. */
+  definition?: Tool | undefined;
 }
 
 /** Progress the server reported for one call. */
@@ -42,12 +45,24 @@ export interface DialectEvents {
   notification(message: JsonRpcNotification): void;
   /** Something went wrong in the background (a listen stream that gave up, say); never thrown. */
   warning(error: Error): void;
+  /** Changes may have been missed (a notification stream was lost): cached lists are stale. */
+  stale?(): void;
 }
 
 export interface Dialect {
   readonly name: string;
   readonly server: ServerDescription;
   send(operation: Operation, context: SendContext): Promise<Outcome>;
+  /**
+   * What to send for an operation in this dialect's era: the operation itself, another one (a
+   * modern server has no `ping`), or `undefined` when the dialect handles it without a request
+   * (a modern log level travels in each request's `_meta`).
+   */
+  adapt(operation: Operation): Promise<Operation | undefined>;
+  /** The tools the client may offer from a listing (a modern client must drop invalid ones). */
+  screenTools(tools: Tool[]): Tool[];
+  /** How long a list or read result stays fresh, in ms: the server's hint, or the era's default. */
+  freshFor(result: JsonObject, method: string): number;
   /** Tears down whatever the dialect holds open (streams, sessions). Never throws. */
   close(): Promise<void>;
 }

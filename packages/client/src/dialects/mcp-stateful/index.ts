@@ -7,6 +7,7 @@
 import { Deadline } from '../../deadline.ts';
 import {
   asError,
+  fromJsonRpcError,
   JsonRpcError,
   MalformedMessageError,
   SessionExpiredError,
@@ -23,6 +24,7 @@ import {
 import type { Outcome } from '../../outcome.ts';
 import { discard, send } from '../../transport/http.ts';
 import { withRetry } from '../../transport/retry.ts';
+import type { Tool } from '../../types.ts';
 import type {
   Dialect,
   DialectEvents,
@@ -116,6 +118,24 @@ export class StatefulDialect implements Dialect {
     }
   }
 
+  /** Every operation is a request in this era. */
+  async adapt(operation: Operation): Promise<Operation> {
+    return operation;
+  }
+
+  /** `x-mcp-header` belongs to a later revision: nothing to screen. */
+  screenTools(tools: Tool[]): Tool[] {
+    return tools;
+  }
+
+  /**
+   * These revisions give no freshness hints: a tool list stays good until the server says it
+   * changed (list_changed), anything else is asked for again.
+   */
+  freshFor(_result: JsonObject, method: string): number {
+    return method === 'tools/list' ? Number.POSITIVE_INFINITY : 0;
+  }
+
   async close(): Promise<void> {
     if (this.#closed.signal.aborted) return;
     this.#closed.abort(new Error('client closed'));
@@ -154,16 +174,8 @@ export class StatefulDialect implements Dialect {
 
   #outcome(response: JsonRpcResponse, operation: Operation): Outcome {
     if ('error' in response) {
-      const { code, message, data } = response.error;
-      return {
-        kind: 'failure',
-        error: new JsonRpcError(code, message, {
-          data,
-          url: this.#config.url,
-          method: operation.method,
-          tool: operation.tool,
-        }),
-      };
+      const context = { url: this.#config.url, method: operation.method, tool: operation.tool };
+      return { kind: 'failure', error: fromJsonRpcError(response.error, context) };
     }
     return { kind: 'complete', result: response.result };
   }

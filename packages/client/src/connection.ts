@@ -1,0 +1,45 @@
+/**
+ * From resolved options to a connected dialect: the configuration each dialect needs, handed to
+ * negotiation. The one place that knows which option feeds which dialect.
+ */
+import type { Dispatcher } from 'undici';
+import type { Deadline } from './deadline.ts';
+import type { Dialect, DialectEvents } from './dialects/dialect.ts';
+import { LEGACY_VERSIONS, MODERN_VERSIONS, negotiate } from './negotiate.ts';
+import type { ResolvedOptions } from './options.ts';
+
+export function openDialect(
+  options: ResolvedOptions,
+  dispatcher: Dispatcher,
+  events: DialectEvents,
+  deadline: Deadline,
+): Promise<Dialect> {
+  const shared = {
+    url: options.url,
+    dispatcher,
+    headers: options.headers,
+    clientInfo: { ...options.clientInfo },
+    // What the client can answer; the handlers issue derives it from the registered handlers.
+    capabilities: {},
+    maxResponseBytes: options.maxResponseBytes,
+    maxEventSize: options.maxEventSize,
+    retry: options.retry,
+    listen: options.listen,
+    reconnectAttempts: options.reconnectAttempts,
+  };
+  return negotiate(
+    {
+      choice: options.protocolVersion,
+      verdicts: options.verdicts,
+      stateless: { ...shared, versions: MODERN_VERSIONS },
+      stateful: {
+        ...shared,
+        supportedVersions: LEGACY_VERSIONS,
+        timeoutMs: options.timeoutMs,
+        maxTimeoutMs: options.maxTimeoutMs,
+      },
+    },
+    events,
+    deadline,
+  );
+}

@@ -1,0 +1,385 @@
+/**
+ * MCP 2026-07-28 over Streamable HTTP: stateless. No handshake; every request carries its
+ * version, client info and capabilities in `_meta`, mirrors method, name and marked parameters
+ * into headers, and is answered by a result whose `resultType` says what it is. Cancelling is
+ * closing the request's stream; change notifications come over `subscriptions/listen`.
+ */
+import type { Dispatcher } from 'undici';
+import type { Deadline } from '../../deadline.ts';
+import {
+  fromJsonRpcError,
+  MalformedMessageError,
+  StreamTruncatedError,
+  UnsupportedVersionError,
+} from '../../errors.ts';
+import {
+  isObject,
+  type JsonObject,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+  notification,
+  type RequestId,
+  request,
+} from '../../jsonrpc.ts';
+import type { Outcome } from '../../outcome.ts';
+import { type HttpResponse, send } from '../../transport/http.ts';
+import { type RetryPolicy, withRetry } from '../../transport/retry.ts';
+import { readMessages } from '../../transport/sse.ts';
+import type { Tool } from '../../types.ts';
+import { readAnswer } from '../answer.ts';
+import type {
+  Dialect,
+  DialectEvents,
+  Operation,
+  Progress,
+  SendContext,
+  ServerDescription,
+} from '../dialect.ts';
+import { headerParams, mirroredHeaders } from './headers.ts';
+import { Subscription, type SubscriptionFilter } from './listen.ts';
+
+export interface StatelessConfig {
+  url: string;
+  dispatcher: Dispatcher;
+  headers: Record<string, string>;
+  clientInfo: JsonObject;
+  capabilities: JsonObject;
+  /** The modern revisions the client speaks, newest first. */
+  versions: readonly string[];
+  maxResponseBytes: number;
+  maxEventSize: number;
+  retry: RetryPolicy;
+  listen: boolean;
+  reconnectAttempts: number;
+}
+
+const META = {
+  version: 'io.modelcontextprotocol/protocolVersion',
+  clientInfo: 'io.modelcontextprotocol/clientInfo',
+  capabilities: 'io.modelcontextprotocol/clientCapabilities',
+  logLevel: 'io.modelcontextprotocol/logLevel',
+  serverInfo: 'io.modelcontextprotocol/serverInfo',
+} as const;
+
+/** Only these methods may answer `input_required` (MRTR). */
+const MAY_ASK_FOR_INPUT = new Set(['tools/call', 'prompts/get', 'resources/read']);
+const UNSUPPORTED_VERSION = -32022;
+
+export class StatelessDialect implements Dialect {
+  readonly name = 'mcp-stateless';
+  readonly server: ServerDescription;
+  readonly #config: StatelessConfig;
+  readonly #events: DialectEvents;
+  readonly #subscribed = new Set<string>();
+  #version: string;
+  #logLevel: string | undefined;
+  #subscription: Subscription | undefined;
+  #nextId = 0;
+
+  /** A dialect for a server whose `server/discover` answer (or pinned revision) is known. */
+  constructor(
+    config: StatelessConfig,
+    events: DialectEvents,
+    version: string,
+    discovered: JsonObject | undefined,
+  ) {
+    this.#config = config;
+    this.#events = events;
+    this.#version = version;
+    this.server = describe(version, discovered);
+    if (config.listen) void this.#listen();
+  }
+
+  get version(): string {
+    return this.#version;
+  }
+
+  async send(operation: Operation, context: SendContext): Promise<Outcome> {
+    let response = await this.#exchange(operation, context);
+    // The server speaks another modern revision we also speak: switch to it and ask again, once.
+    if ('error' in response && response.error.code === UNSUPPORTED_VERSION) {
+      const next = commonVersion(response.error.data, this.#config.versions);
+      if (!next || next === this.#version) {
+        throw new UnsupportedVersionError(this.#version, this.#config.versions, {
+          url: this.#config.url,
+          method: operation.method,
+          cause: fromJsonRpcError(response.error, {
+            url: this.#config.url,
+            method: operation.method,
+          }),
+        });
+      }
+      this.#version = next;
+      response = await this.#exchange(operation, context);
+    }
+    return this.#outcome(response, operation);
+  }
+
+  async adapt(operation: Operation): Promise<Operation | undefined> {
+    switch (operation.method) {
+      // No ping in this era: asking the server to describe itself shows it answers.
+      case 'ping':
+        return { method: 'server/discover', idempotent: true };
+      // The level travels in each request's _meta instead.
+      case 'logging/setLevel':
+        this.#logLevel = String(operation.params?.['level']);
+        return undefined;
+      case 'resources/subscribe':
+      case 'resources/unsubscribe': {
+        const uri = String(operation.params?.['uri']);
+        if (operation.method === 'resources/subscribe') this.#subscribed.add(uri);
+        else this.#subscribed.delete(uri);
+        if (this.#config.listen) await this.#listen();
+        return undefined;
+      }
+      default:
+        return operation;
+    }
+  }
+
+  screenTools(tools: Tool[]): Tool[] {
+    return tools.filter((tool) => {
+      const marked = isObject(tool.inputSchema) ? headerParams(tool.inputSchema) : [];
+      if (typeof marked !== 'string') return true;
+      this.#events.warning(
+        new MalformedMessageError(`tool "${tool.name}" dropped: ${marked}`, {
+          url: this.#config.url,
+          method: 'tools/list',
+          tool: tool.name,
+        }),
+      );
+      return false;
+    });
+  }
+
+  freshFor(result: JsonObject): number {
+    const ttl = result['ttlMs'];
+    return typeof ttl === 'number' && ttl > 0 ? ttl : 0;
+  }
+
+  async close(): Promise<void> {
+    await this.#subscription?.stop();
+  }
+
+  async #exchange(operation: Operation, context: SendContext): Promise<JsonRpcResponse> {
+    const id = this.#nextId++;
+    const meta: JsonObject = {
+      ...metaOf(operation.params),
+      [META.version]: this.#version,
+      [META.clientInfo]: this.#config.clientInfo,
+      [META.capabilities]: this.#config.capabilities,
+    };
+    if (this.#logLevel) meta[META.logLevel] = this.#logLevel;
+    if (context.onProgress) meta['progressToken'] = id;
+    const message = request(id, operation.method, { ...operation.params, _meta: meta });
+    const headers = mirroredHeaders(operation.method, operation.params, operation.definition);
+    const { deadline } = context;
+    return withRetry(
+      async () => {
+        const response = await post(this.#config, this.#version, message, headers, deadline.signal);
+        return answerOf(this.#config, response, message, deadline, operation.tool, (notification) =>
+          this.#onNotification(notification, id, context.onProgress),
+        );
+      },
+      this.#config.retry,
+      { idempotent: operation.idempotent, deadline },
+    );
+  }
+
+  /** Notifications on a request's stream belong to that request: progress, and log messages. */
+  #onNotification(
+    message: { method: string; params?: JsonObject | undefined },
+    id: RequestId,
+    onProgress?: (progress: Progress) => void,
+  ): void {
+    const params = message.params;
+    if (message.method === 'notifications/progress') {
+      if (
+        onProgress &&
+        params?.['progressToken'] === id &&
+        typeof params['progress'] === 'number'
+      ) {
+        onProgress({
+          progress: params['progress'],
+          total: typeof params['total'] === 'number' ? params['total'] : undefined,
+          message: typeof params['message'] === 'string' ? params['message'] : undefined,
+        });
+      }
+      return;
+    }
+    this.#events.notification(notification(message.method, params));
+  }
+
+  #outcome(response: JsonRpcResponse, operation: Operation): Outcome {
+    const context = { url: this.#config.url, method: operation.method, tool: operation.tool };
+    if ('error' in response)
+      return { kind: 'failure', error: fromJsonRpcError(response.error, context) };
+    const result = response.result;
+    const kind = result['resultType'];
+    if (kind === undefined || kind === 'complete') return { kind: 'complete', result };
+    if (kind === 'input_required' && MAY_ASK_FOR_INPUT.has(operation.method)) {
+      const requests = isObject(result['inputRequests']) ? result['inputRequests'] : {};
+      const state = result['requestState'];
+      return {
+        kind: 'input',
+        requests: requests as Record<string, { method: string; params?: JsonObject }>,
+        state: typeof state === 'string' ? state : undefined,
+      };
+    }
+    if (
+      kind === 'task' &&
+      operation.method === 'tools/call' &&
+      typeof result['taskId'] === 'string'
+    ) {
+      const poll = result['pollIntervalMs'];
+      return {
+        kind: 'pending',
+        handle: { kind: 'task', id: result['taskId'] },
+        retryAfterMs: typeof poll === 'number' ? poll : undefined,
+      };
+    }
+    return {
+      kind: 'failure',
+      error: new MalformedMessageError(
+        `resultType "${String(kind)}" is not valid for ${operation.method}`,
+        context,
+      ),
+    };
+  }
+
+  /** (Re)opens the listen stream with the current filter; none is kept open for an empty one. */
+  async #listen(): Promise<void> {
+    await this.#subscription?.stop();
+    this.#subscription = undefined;
+    if (Object.keys(this.#filter()).length === 0) return;
+    const config = this.#config;
+    this.#subscription = new Subscription(
+      {
+        url: config.url,
+        maxResponseBytes: config.maxResponseBytes,
+        maxEventSize: config.maxEventSize,
+        reconnectAttempts: config.reconnectAttempts,
+        minDelayMs: config.retry.minDelayMs,
+        maxDelayMs: config.retry.maxDelayMs,
+        open: async (filter, signal) => {
+          const message = request(this.#nextId++, 'subscriptions/listen', {
+            notifications: filter as JsonObject,
+            _meta: {
+              [META.version]: this.#version,
+              [META.clientInfo]: config.clientInfo,
+              [META.capabilities]: config.capabilities,
+            },
+          });
+          const headers = mirroredHeaders('subscriptions/listen', undefined, undefined);
+          return {
+            request: message,
+            response: await post(config, this.#version, message, headers, signal),
+          };
+        },
+      },
+      this.#events,
+      () => this.#filter(),
+    );
+    this.#subscription.start();
+  }
+
+  /** Asks for every kind of change the server says it announces (all of them when unknown). */
+  #filter(): SubscriptionFilter {
+    const capabilities = this.server.capabilities;
+    const known = Object.keys(capabilities).length > 0;
+    const announces = (key: string) =>
+      !known || (isObject(capabilities[key]) && capabilities[key]['listChanged'] === true);
+    const filter: SubscriptionFilter = {};
+    if (announces('tools')) filter.toolsListChanged = true;
+    if (announces('prompts')) filter.promptsListChanged = true;
+    if (announces('resources')) filter.resourcesListChanged = true;
+    if (this.#subscribed.size > 0) filter.resourceSubscriptions = [...this.#subscribed];
+    return filter;
+  }
+}
+
+/** POSTs one message with the modern envelope's headers. */
+export function post(
+  config: StatelessConfig,
+  version: string,
+  message: JsonRpcRequest,
+  mirrored: Record<string, string>,
+  signal: AbortSignal,
+): Promise<HttpResponse> {
+  return send(config.dispatcher, {
+    url: config.url,
+    method: 'POST',
+    headers: {
+      ...config.headers,
+      ...mirrored,
+      accept: 'application/json, text/event-stream',
+      'content-type': 'application/json',
+      'mcp-protocol-version': version,
+    },
+    body: JSON.stringify(message),
+    signal,
+  });
+}
+
+/** The response to `message`, from a JSON body or from the request's event stream. */
+export async function answerOf(
+  config: StatelessConfig,
+  response: HttpResponse,
+  message: JsonRpcRequest,
+  deadline: Deadline,
+  tool: string | undefined,
+  notify: (notification: { method: string; params?: JsonObject | undefined }) => void,
+): Promise<JsonRpcResponse> {
+  const { signal } = deadline;
+  if (response.status === 200 && response.mediaType === 'text/event-stream') {
+    for await (const incoming of readMessages(response.body, {
+      url: config.url,
+      maxEventSize: config.maxEventSize,
+      signal,
+      position: { lastEventId: undefined, retryMs: undefined },
+    })) {
+      if (incoming.kind === 'response' && incoming.message.id === message.id)
+        return incoming.message;
+      if (incoming.kind === 'notification') notify(incoming.message);
+    }
+    // This revision has no resumption: a stream that ends without the answer has lost it.
+    throw new StreamTruncatedError({ url: config.url, method: message.method, tool });
+  }
+  return readAnswer(response, message, {
+    url: config.url,
+    tool,
+    maxResponseBytes: config.maxResponseBytes,
+    signal,
+    route: (incoming) => {
+      if (incoming.kind === 'notification') notify(incoming.message);
+    },
+  });
+}
+
+/** The newest revision both sides speak, from a server's list of supported versions. */
+export function commonVersion(data: unknown, ours: readonly string[]): string | undefined {
+  const supported = isObject(data) && Array.isArray(data['supported']) ? data['supported'] : [];
+  return ours.find((version) => supported.includes(version));
+}
+
+function describe(version: string, discovered: JsonObject | undefined): ServerDescription {
+  const meta = discovered?.['_meta'];
+  const reported = isObject(meta) ? meta[META.serverInfo] : undefined;
+  const info: JsonObject = isObject(reported) ? reported : {};
+  return {
+    protocolVersion: version,
+    serverInfo: {
+      ...info,
+      name: String(info['name'] ?? ''),
+      version: String(info['version'] ?? ''),
+    },
+    capabilities: isObject(discovered?.['capabilities']) ? discovered['capabilities'] : {},
+    instructions:
+      typeof discovered?.['instructions'] === 'string' ? discovered['instructions'] : undefined,
+  };
+}
+
+function metaOf(params: JsonObject | undefined): JsonObject {
+  const meta = params?.['_meta'];
+  return isObject(meta) ? meta : {};
+}

@@ -1,0 +1,146 @@
+/**
+ * `subscriptions/listen`: the one long-lived stream of MCP 2026-07-28, carrying the change
+ * notifications the client opted in to. Reopened with jittered backoff when it breaks (the
+ * caches are then stale, since changes may have been missed); a final result from the server
+ * is a graceful end, and a server without the method is left alone.
+ */
+import pRetry from 'p-retry';
+import { sleep } from '../../deadline.ts';
+import { asError, JsonRpcError } from '../../errors.ts';
+import { isObject, type JsonObject, type JsonRpcRequest, notification } from '../../jsonrpc.ts';
+import type { HttpResponse } from '../../transport/http.ts';
+import { readMessages, type StreamPosition } from '../../transport/sse.ts';
+import { readAnswer } from '../answer.ts';
+import type { DialectEvents } from '../dialect.ts';
+
+export interface SubscriptionFilter {
+  toolsListChanged?: boolean;
+  promptsListChanged?: boolean;
+  resourcesListChanged?: boolean;
+  resourceSubscriptions?: string[];
+}
+
+export interface ListenWire {
+  url: string;
+  maxResponseBytes: number;
+  maxEventSize: number;
+  reconnectAttempts: number;
+  minDelayMs: number;
+  maxDelayMs: number;
+  /** Builds and POSTs one `subscriptions/listen` request with the dialect's envelope. */
+  open(
+    filter: SubscriptionFilter,
+    signal: AbortSignal,
+  ): Promise<{ request: JsonRpcRequest; response: HttpResponse }>;
+}
+
+/** How one attempt ended. */
+class Ended extends Error {
+  readonly delivered: boolean;
+  constructor(delivered: boolean) {
+    super('subscription stream ended');
+    this.delivered = delivered;
+  }
+}
+
+export class Subscription {
+  readonly #wire: ListenWire;
+  readonly #events: DialectEvents;
+  readonly #filter: () => SubscriptionFilter;
+  #controller = new AbortController();
+  #running: Promise<void> | undefined;
+
+  constructor(wire: ListenWire, events: DialectEvents, filter: () => SubscriptionFilter) {
+    this.#wire = wire;
+    this.#events = events;
+    this.#filter = filter;
+  }
+
+  start(): void {
+    const controller = new AbortController();
+    this.#controller = controller;
+    this.#running = this.#run(controller.signal).catch((error: unknown) => {
+      if (!controller.signal.aborted) this.#events.warning(asError(error));
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.#controller.abort(new Error('subscription stopped'));
+    await this.#running;
+  }
+
+  async #run(signal: AbortSignal): Promise<void> {
+    const wire = this.#wire;
+    let first = true;
+    await pRetry(
+      async () => {
+        if (!first) this.#events.stale?.();
+        first = false;
+        await this.#listenOnce(signal);
+      },
+      {
+        retries: wire.reconnectAttempts,
+        minTimeout: wire.minDelayMs,
+        maxTimeout: wire.maxDelayMs,
+        randomize: true,
+        signal,
+        shouldConsumeRetry: ({ error }) => !(error instanceof Ended && error.delivered),
+        shouldRetry: async ({ error }) => {
+          if (error instanceof JsonRpcError) return false;
+          await sleep(wire.minDelayMs, signal);
+          return true;
+        },
+      },
+    );
+  }
+
+  /** Resolves when the subscription ends for good; throws Ended when it should be reopened. */
+  async #listenOnce(signal: AbortSignal): Promise<void> {
+    const wire = this.#wire;
+    const { request, response } = await wire.open(this.#filter(), signal);
+    if (response.status !== 200 || response.mediaType !== 'text/event-stream') {
+      const answer = await readAnswer(response, request, {
+        url: wire.url,
+        maxResponseBytes: wire.maxResponseBytes,
+        signal,
+        route: () => {},
+      });
+      // A server without subscriptions says so with an error: nothing to listen to, no retry.
+      if ('error' in answer) {
+        if (answer.error.code === -32601) return;
+        throw new JsonRpcError(answer.error.code, answer.error.message, {
+          url: wire.url,
+          method: 'subscriptions/listen',
+          data: answer.error.data,
+        });
+      }
+      return;
+    }
+    const position: StreamPosition = { lastEventId: undefined, retryMs: undefined };
+    let delivered = false;
+    for await (const incoming of readMessages(response.body, {
+      url: wire.url,
+      maxEventSize: wire.maxEventSize,
+      signal,
+      position,
+    })) {
+      if (incoming.kind === 'response') {
+        if (incoming.message.id === request.id) return;
+        continue;
+      }
+      if (incoming.kind !== 'notification') continue;
+      delivered = true;
+      const { method, params } = incoming.message;
+      if (method === 'notifications/subscriptions/acknowledged') continue;
+      this.#events.notification(notification(method, withoutSubscriptionId(params)));
+    }
+    throw new Ended(delivered);
+  }
+}
+
+function withoutSubscriptionId(params: JsonObject | undefined): JsonObject | undefined {
+  const meta = params?.['_meta'];
+  if (!params || !isObject(meta)) return params;
+  const { 'io.modelcontextprotocol/subscriptionId': _id, ...rest } = meta;
+  return { ...params, _meta: rest };
+}

@@ -1,0 +1,286 @@
+/**
+ * Which dialect and revision a URL speaks, in the fewest round trips.
+ *
+ * A modern server costs one request before the first call (`server/discover`, whose answer also
+ * describes the server); a legacy one costs that failed probe and then `initialize`. A server is
+ * modern only when it says so in a modern way: a discover result, or one of the modern error
+ * codes. An authorization failure, a 429, a 5xx or a broken connection says nothing about the
+ * era and never makes the client step down. The verdict is kept per endpoint URL, so the next
+ * client for the same URL skips the probe; a kept verdict that fails is dropped and re-probed.
+ */
+import type { Deadline } from './deadline.ts';
+import type { Dialect, DialectEvents } from './dialects/dialect.ts';
+import { type StatefulConfig, StatefulDialect } from './dialects/mcp-stateful/index.ts';
+import {
+  answerOf,
+  commonVersion,
+  post,
+  type StatelessConfig,
+  StatelessDialect,
+} from './dialects/mcp-stateless/index.ts';
+import {
+  AbortedError,
+  ClientClosedError,
+  ContentTypeError,
+  fromJsonRpcError,
+  HttpStatusError,
+  MalformedMessageError,
+  TimeoutError,
+  UnsupportedServerError,
+  UnsupportedVersionError,
+} from './errors.ts';
+import { isObject, type JsonObject, request } from './jsonrpc.ts';
+import { withRetry } from './transport/retry.ts';
+
+/** The revisions of each era the client speaks, newest first. */
+export const MODERN_VERSIONS = ['2026-07-28'] as const;
+export const LEGACY_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const;
+
+/** `'auto'` negotiates; an era or a revision pins it (a pinned revision sends no probe). */
+export type ProtocolChoice =
+  | 'auto'
+  | 'modern'
+  | 'legacy'
+  | (typeof MODERN_VERSIONS)[number]
+  | (typeof LEGACY_VERSIONS)[number];
+
+/** What a probe learned about an endpoint: its era and the revision agreed. */
+export interface Verdict {
+  era: 'modern' | 'legacy';
+  version: string;
+}
+
+/** Where verdicts are kept. The default is in memory and shared by every client in the process. */
+export interface VerdictStore {
+  get(url: string): Verdict | undefined | Promise<Verdict | undefined>;
+  set(url: string, verdict: Verdict): void | Promise<void>;
+  delete(url: string): void | Promise<void>;
+}
+
+export function memoryVerdictStore(): VerdictStore {
+  const verdicts = new Map<string, Verdict>();
+  return {
+    get: (url) => verdicts.get(url),
+    set: (url, verdict) => void verdicts.set(url, verdict),
+    delete: (url) => void verdicts.delete(url),
+  };
+}
+
+export const sharedVerdicts: VerdictStore = memoryVerdictStore();
+
+export interface NegotiationConfig {
+  choice: ProtocolChoice;
+  verdicts: VerdictStore;
+  stateless: StatelessConfig;
+  /** The stateful dialect's configuration, but for the revision offered in `initialize`. */
+  stateful: Omit<StatefulConfig, 'protocolVersion'>;
+}
+
+/** Statuses a legacy server gives a request it does not understand. */
+const NOT_MODERN = new Set([400, 404, 405, 406, 415]);
+const DATE = /\b\d{4}-\d{2}-\d{2}\b/g;
+
+type Probe =
+  | { kind: 'discovered'; result: JsonObject }
+  | { kind: 'unsupported-version'; data: unknown }
+  | { kind: 'modern-error'; error: { code: number; message: string; data?: unknown } }
+  | { kind: 'not-modern'; summary: string; hints: string[] };
+
+export async function negotiate(
+  config: NegotiationConfig,
+  events: DialectEvents,
+  deadline: Deadline,
+): Promise<Dialect> {
+  const { choice, verdicts } = config;
+  const url = config.stateless.url;
+  if (isModern(choice)) return new StatelessDialect(config.stateless, events, choice, undefined);
+  if (isLegacy(choice)) return legacy(config, events, deadline, choice);
+  if (choice === 'legacy') return legacy(config, events, deadline, LEGACY_VERSIONS[0]);
+
+  const kept = choice === 'auto' ? await verdicts.get(url) : undefined;
+  if (kept?.era === 'legacy') {
+    try {
+      return await legacy(config, events, deadline, kept.version);
+    } catch (error) {
+      if (isFinal(error)) throw error;
+      await verdicts.delete(url);
+    }
+  }
+
+  const probe = await discover(config.stateless, MODERN_VERSIONS[0], deadline);
+  switch (probe.kind) {
+    case 'discovered': {
+      const supported = probe.result['supportedVersions'];
+      const modern = commonVersion({ supported }, MODERN_VERSIONS);
+      if (modern) {
+        await verdicts.set(url, { era: 'modern', version: modern });
+        return new StatelessDialect(config.stateless, events, modern, probe.result);
+      }
+      // A dual-era server whose only revisions in common with us are legacy ones.
+      const older = commonVersion({ supported }, LEGACY_VERSIONS);
+      if (older && choice === 'auto')
+        return remember(config, url, legacy(config, events, deadline, older), older);
+      throw new UnsupportedVersionError(
+        String(supported),
+        [...MODERN_VERSIONS, ...LEGACY_VERSIONS],
+        { url, method: 'server/discover' },
+      );
+    }
+    case 'unsupported-version': {
+      const modern = commonVersion(probe.data, MODERN_VERSIONS);
+      if (modern) {
+        const again = await discover(config.stateless, modern, deadline);
+        const result = again.kind === 'discovered' ? again.result : undefined;
+        await verdicts.set(url, { era: 'modern', version: modern });
+        return new StatelessDialect(config.stateless, events, modern, result);
+      }
+      const older = commonVersion(probe.data, LEGACY_VERSIONS);
+      if (older && choice === 'auto')
+        return remember(config, url, legacy(config, events, deadline, older), older);
+      const supported =
+        isObject(probe.data) && Array.isArray(probe.data['supported'])
+          ? probe.data['supported']
+          : [];
+      throw new UnsupportedVersionError(
+        supported.join(', ') || '(none)',
+        [...MODERN_VERSIONS, ...LEGACY_VERSIONS],
+        { url, method: 'server/discover' },
+      );
+    }
+    case 'modern-error':
+      // A modern server that rejects how we asked: our bug or a missing capability, never a downgrade.
+      throw fromJsonRpcError(probe.error, { url, method: 'server/discover' });
+    case 'not-modern': {
+      if (choice === 'modern')
+        throw new UnsupportedServerError([`server/discover: ${probe.summary}`], { url });
+      const offered =
+        LEGACY_VERSIONS.find((version) => probe.hints.includes(version)) ?? LEGACY_VERSIONS[0];
+      try {
+        return await remember(config, url, legacy(config, events, deadline, offered), offered);
+      } catch (error) {
+        if (
+          isFinal(error) ||
+          !(
+            error instanceof HttpStatusError ||
+            error instanceof ContentTypeError ||
+            error instanceof MalformedMessageError
+          )
+        )
+          throw error;
+        throw new UnsupportedServerError(
+          [`server/discover: ${probe.summary}`, `initialize: ${error.message}`],
+          { url, cause: error },
+        );
+      }
+    }
+  }
+}
+
+function legacy(
+  config: NegotiationConfig,
+  events: DialectEvents,
+  deadline: Deadline,
+  version: string,
+): Promise<Dialect> {
+  return StatefulDialect.connect(
+    { ...config.stateful, protocolVersion: version },
+    events,
+    deadline,
+  );
+}
+
+async function remember(
+  config: NegotiationConfig,
+  url: string,
+  connecting: Promise<Dialect>,
+  offered: string,
+): Promise<Dialect> {
+  const dialect = await connecting;
+  await config.verdicts.set(url, {
+    era: 'legacy',
+    version: dialect.server.protocolVersion || offered,
+  });
+  return dialect;
+}
+
+/** Sends `server/discover` and classifies the answer. Throws only what says nothing about the era. */
+async function discover(
+  config: StatelessConfig,
+  version: string,
+  deadline: Deadline,
+): Promise<Probe> {
+  const message = request(`discover-${version}`, 'server/discover', {
+    _meta: {
+      'io.modelcontextprotocol/protocolVersion': version,
+      'io.modelcontextprotocol/clientInfo': config.clientInfo,
+      'io.modelcontextprotocol/clientCapabilities': config.capabilities,
+    },
+  });
+  return withRetry(
+    async (): Promise<Probe> => {
+      const response = await post(
+        config,
+        version,
+        message,
+        { 'mcp-method': 'server/discover' },
+        deadline.signal,
+      );
+      let answer: Awaited<ReturnType<typeof answerOf>>;
+      try {
+        // Probe traffic is the client's business: notifications on it reach nobody.
+        answer = await answerOf(config, response, message, deadline, undefined, () => {});
+      } catch (error) {
+        if (error instanceof HttpStatusError && NOT_MODERN.has(error.status ?? 0)) {
+          return notModern(`HTTP ${error.status}`, error.bodyExcerpt ?? '');
+        }
+        if (error instanceof ContentTypeError || error instanceof MalformedMessageError) {
+          return notModern(`HTTP ${response.status} ${error.message}`, error.bodyExcerpt ?? '');
+        }
+        throw error;
+      }
+      if ('error' in answer) {
+        const { code, data, message: text } = answer.error;
+        // Pre-release servers numbered "unsupported version" -32004; only trust it with a version list.
+        if (
+          code === -32022 ||
+          (code === -32004 && isObject(data) && Array.isArray(data['supported']))
+        ) {
+          return { kind: 'unsupported-version', data };
+        }
+        if (code === -32020 || code === -32021)
+          return { kind: 'modern-error', error: answer.error };
+        return notModern(
+          `HTTP ${response.status}, JSON-RPC error ${code} "${text}"`,
+          `${text} ${JSON.stringify(data ?? '')}`,
+        );
+      }
+      if (Array.isArray(answer.result['supportedVersions']))
+        return { kind: 'discovered', result: answer.result };
+      return notModern(`HTTP ${response.status}, a result without supportedVersions`, '');
+    },
+    config.retry,
+    { idempotent: true, deadline },
+  );
+}
+
+/** A legacy answer may still say which revisions it speaks; those choose what `initialize` offers. */
+function notModern(summary: string, text: string): Probe {
+  return { kind: 'not-modern', summary, hints: text.match(DATE) ?? [] };
+}
+
+/** Failures that say nothing about the server's era: the caller stopped, or time ran out. */
+function isFinal(error: unknown): boolean {
+  return (
+    error instanceof AbortedError ||
+    error instanceof TimeoutError ||
+    error instanceof ClientClosedError
+  );
+}
+
+function isModern(choice: ProtocolChoice): choice is (typeof MODERN_VERSIONS)[number] {
+  return (MODERN_VERSIONS as readonly string[]).includes(choice);
+}
+
+function isLegacy(choice: ProtocolChoice): choice is (typeof LEGACY_VERSIONS)[number] {
+  return (LEGACY_VERSIONS as readonly string[]).includes(choice);
+}

@@ -1,0 +1,182 @@
+/**
+ * Negotiation across eras: what each kind of server costs before the first call, verdicts kept
+ * per URL, the signals that never make the client step down, version hints, and the one error a
+ * server that speaks nothing we know ends in.
+ */
+import {
+  createMcpClient,
+  HttpStatusError,
+  memoryVerdictStore,
+  TransportError,
+  UnsupportedServerError,
+} from '@toolwire/client';
+import { startReferenceServer } from '@toolwire/reference-server';
+import { HttpResponse, http } from 'msw';
+import { expect, test } from 'vitest';
+import { mcpServer, result, startFaultServer } from '../helpers/fault-server.ts';
+import { modernServer } from '../helpers/modern-server.ts';
+import { rpc } from '../helpers/rpc.ts';
+import { startSdkServer } from '../helpers/sdk-server.ts';
+
+const fast = { retry: { minDelayMs: 1, maxDelayMs: 5 } };
+const methodsOf = (log: Array<{ body: unknown }>) =>
+  log.map((entry) => (entry.body as { method?: string } | undefined)?.method);
+
+test('a legacy server costs one failed probe, then initialize and notifications/initialized', async () => {
+  await using server = await startReferenceServer();
+  await using client = createMcpClient(server.url, {
+    verdicts: memoryVerdictStore(),
+    listen: false,
+  });
+  await client.callTool('echo', { text: 'x' });
+  expect(client.dialect).toBe('mcp-stateful');
+  expect(methodsOf(server.log).slice(0, 3)).toEqual([
+    'server/discover',
+    'initialize',
+    'notifications/initialized',
+  ]);
+});
+
+test('the official 1.x SDK server is legacy: 2025-11-25 after one failed probe', async () => {
+  await using server = await startSdkServer('stateful');
+  const verdicts = memoryVerdictStore();
+  await using client = createMcpClient(server.url, { verdicts });
+  await client.listTools();
+  expect(client.protocolVersion).toBe('2025-11-25');
+  expect(await verdicts.get(server.url)).toEqual({ era: 'legacy', version: '2025-11-25' });
+});
+
+test('a verdict is kept per URL: the next client for it skips the probe', async () => {
+  await using server = await startReferenceServer();
+  const verdicts = memoryVerdictStore();
+  await using first = createMcpClient(server.url, { verdicts, listen: false });
+  await first.connect();
+  const before = server.log.length;
+  await using second = createMcpClient(server.url, { verdicts, listen: false });
+  await second.connect();
+  expect(methodsOf(server.log.slice(before))).toEqual(['initialize', 'notifications/initialized']);
+});
+
+test('a kept verdict that fails is dropped and the server probed again', async () => {
+  await using server = await startFaultServer(modernServer());
+  const verdicts = memoryVerdictStore();
+  await verdicts.set(server.url, { era: 'legacy', version: '2025-11-25' });
+  await using client = createMcpClient(server.url, { verdicts, listen: false, ...fast });
+  await client.connect();
+  expect(client.dialect).toBe('mcp-stateless');
+  expect(await verdicts.get(server.url)).toEqual({ era: 'modern', version: '2026-07-28' });
+  expect(server.calls.map((call) => call.body?.['method'])).toEqual([
+    'initialize',
+    'server/discover',
+  ]);
+});
+
+test('version hints in the failed probe choose the revision offered to initialize', async () => {
+  await using server = await startReferenceServer({ versions: ['2025-06-18', '2025-03-26'] });
+  await using client = createMcpClient(server.url, {
+    verdicts: memoryVerdictStore(),
+    listen: false,
+  });
+  await client.connect();
+  const initialize = server.log.find(
+    (entry) => (entry.body as { method?: string }).method === 'initialize',
+  );
+  expect(rpc(initialize?.body).params?.['protocolVersion']).toBe('2025-06-18');
+  expect(client.protocolVersion).toBe('2025-06-18');
+});
+
+test('a dual-era server whose only common revisions are legacy ones is spoken to in the legacy way', async () => {
+  await using server = await startFaultServer(
+    mcpServer((message) =>
+      message.method === 'server/discover'
+        ? result(message.id, { supportedVersions: ['2025-11-25', '2099-01-01'] })
+        : undefined,
+    ),
+  );
+  await using client = createMcpClient(server.url, { verdicts: memoryVerdictStore(), ...fast });
+  await client.connect();
+  expect(client.dialect).toBe('mcp-stateful');
+  expect(client.protocolVersion).toBe('2025-11-25');
+});
+
+test.each([401, 403])(
+  'a %i to the probe is the answer, never a reason to step down',
+  async (status) => {
+    await using server = await startFaultServer([
+      http.post('*/mcp', () => new HttpResponse('no', { status })),
+    ]);
+    await using client = createMcpClient(server.url, { verdicts: memoryVerdictStore(), ...fast });
+    const error = await client.connect().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(HttpStatusError);
+    expect(error).toMatchObject({ status, method: 'server/discover' });
+    expect(server.callsOf('initialize')).toHaveLength(0);
+  },
+);
+
+test('a 503 to the probe is retried, and the server found modern after it', async () => {
+  let refused = 0;
+  await using server = await startFaultServer([
+    http.post('*/mcp', () => (refused++ < 2 ? new HttpResponse(null, { status: 503 }) : undefined)),
+    ...modernServer(),
+  ]);
+  await using client = createMcpClient(server.url, {
+    verdicts: memoryVerdictStore(),
+    listen: false,
+    ...fast,
+  });
+  await client.connect();
+  expect(client.dialect).toBe('mcp-stateless');
+  expect(server.callsOf('initialize')).toHaveLength(0);
+});
+
+test('a refused connection is a TransportError, never a step down', async () => {
+  await using server = await startFaultServer([]);
+  const url = server.url;
+  await server.close();
+  await using client = createMcpClient(url, {
+    verdicts: memoryVerdictStore(),
+    retry: { retries: 1, minDelayMs: 1 },
+  });
+  await expect(client.connect()).rejects.toBeInstanceOf(TransportError);
+});
+
+test('a server that speaks nothing we know ends in one UnsupportedServerError saying what each probe got', async () => {
+  await using server = await startFaultServer([
+    http.post('*/mcp', () => new HttpResponse('Not Found', { status: 404 })),
+  ]);
+  await using client = createMcpClient(server.url, { verdicts: memoryVerdictStore(), ...fast });
+  const error = await client.connect().catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(UnsupportedServerError);
+  const probes = (error as UnsupportedServerError).probes;
+  expect(probes).toHaveLength(2);
+  expect(probes[0]).toMatch(/^server\/discover: HTTP 404/);
+  expect(probes[1]).toMatch(/^initialize: server answered HTTP 404/);
+});
+
+test('a pinned modern revision sends no probe at all', async () => {
+  await using server = await startFaultServer(modernServer());
+  await using client = createMcpClient(server.url, {
+    protocolVersion: '2026-07-28',
+    listen: false,
+  });
+  await client.listTools();
+  expect(server.calls.map((call) => call.body?.['method'])).toEqual(['tools/list']);
+});
+
+test('a pinned legacy era skips the modern probe', async () => {
+  await using server = await startReferenceServer();
+  await using client = createMcpClient(server.url, { protocolVersion: 'legacy', listen: false });
+  await client.connect();
+  expect(methodsOf(server.log)).toEqual(['initialize', 'notifications/initialized']);
+});
+
+test('probing never reaches the application as a warning or an event', async () => {
+  await using server = await startReferenceServer();
+  await using client = createMcpClient(server.url, { verdicts: memoryVerdictStore() });
+  const seen: string[] = [];
+  client.on('warning', (error) => seen.push(error.message));
+  client.on('notification', (method) => seen.push(method));
+  await client.connect();
+  await client.listTools();
+  expect(seen).toEqual([]);
+});
