@@ -13,7 +13,7 @@ import {
   TimeoutError,
   UnsupportedVersionError,
 } from '@toolwire/client';
-import { HttpResponse } from 'msw';
+import { HttpResponse, http } from 'msw';
 import { expect, test } from 'vitest';
 import { mcpServer, result, sseBody, sseEvent, startFaultServer } from '../helpers/fault-server.ts';
 
@@ -226,4 +226,57 @@ test('a truncated stream is sent again for an idempotent request', async () => {
   await using client = createMcpClient(server.url, fast);
   expect(await client.listTools()).toHaveLength(2);
   expect(lists).toBe(2);
+});
+
+test('initialize refused with a list of revisions is sent again with the best one both sides speak', async () => {
+  let offered: unknown[] = [];
+  await using server = await startFaultServer([
+    http.post('*/mcp', async ({ request }) => {
+      const message = (await request.clone().json()) as {
+        id?: number;
+        method?: string;
+        params?: { protocolVersion?: string };
+      };
+      if (message.method !== 'initialize') return undefined;
+      offered = [...offered, message.params?.protocolVersion];
+      if (message.params?.protocolVersion === '2025-06-18') return undefined;
+      return HttpResponse.json(
+        {
+          jsonrpc: '2.0',
+          id: message.id,
+          error: {
+            code: -32602,
+            message: 'Unsupported protocol version',
+            data: { supported: ['2025-06-18'], requested: message.params?.protocolVersion },
+          },
+        },
+        { status: 400 },
+      );
+    }),
+    ...mcpServer(() => undefined, { version: '2025-06-18' }),
+  ]);
+  await using client = createMcpClient(server.url, { ...fast, protocolVersion: 'legacy' });
+  await client.connect();
+  expect(offered).toEqual(['2025-11-25', '2025-06-18']);
+  expect(client.protocolVersion).toBe('2025-06-18');
+});
+
+test('initialize refused with a list of revisions the client does not speak is an UnsupportedVersionError', async () => {
+  await using server = await startFaultServer([
+    http.post('*/mcp', async ({ request }) => {
+      const message = (await request.clone().json()) as { id?: number };
+      return HttpResponse.json(
+        {
+          jsonrpc: '2.0',
+          id: message.id,
+          error: { code: -32022, message: 'Unsupported', data: { supported: ['2026-07-28'] } },
+        },
+        { status: 400 },
+      );
+    }),
+  ]);
+  await using client = createMcpClient(server.url, { ...fast, protocolVersion: 'legacy' });
+  const error = await client.connect().catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(UnsupportedVersionError);
+  expect(error).toMatchObject({ offered: '2026-07-28' });
 });

@@ -10,6 +10,7 @@
  */
 import type { Deadline } from './deadline.ts';
 import type { Dialect, DialectEvents } from './dialects/dialect.ts';
+import { SseDialect } from './dialects/mcp-sse/index.ts';
 import { type StatefulConfig, StatefulDialect } from './dialects/mcp-stateful/index.ts';
 import {
   answerOf,
@@ -48,6 +49,8 @@ export type ProtocolChoice =
 export interface Verdict {
   era: 'modern' | 'legacy';
   version: string;
+  /** Set when the server speaks the deprecated HTTP+SSE transport (2024-11-05) instead. */
+  transport?: 'http+sse';
 }
 
 /** Where verdicts are kept. The default is in memory and shared by every client in the process. */
@@ -78,6 +81,7 @@ export interface NegotiationConfig {
 
 /** Statuses a legacy server gives a request it does not understand. */
 const NOT_MODERN = new Set([400, 404, 405, 406, 415]);
+const FALL_BACK_TO_SSE = new Set([400, 404, 405]);
 const DATE = /\b\d{4}-\d{2}-\d{2}\b/g;
 
 type Probe =
@@ -100,6 +104,8 @@ export async function negotiate(
   const kept = choice === 'auto' ? await verdicts.get(url) : undefined;
   if (kept?.era === 'legacy') {
     try {
+      if (kept.transport === 'http+sse')
+        return await SseDialect.connect(sseConfig(config), events, deadline);
       return await legacy(config, events, deadline, kept.version);
     } catch (error) {
       if (isFinal(error)) throw error;
@@ -167,13 +173,34 @@ export async function negotiate(
           )
         )
           throw error;
-        throw new UnsupportedServerError(
-          [`server/discover: ${probe.summary}`, `initialize: ${error.message}`],
-          { url, cause: error },
-        );
+        const probes = [`server/discover: ${probe.summary}`, `initialize: ${error.message}`];
+        // The transport spec's fallback: only a POST refused with 400, 404 or 405 means "try HTTP+SSE".
+        if (!(error instanceof HttpStatusError && FALL_BACK_TO_SSE.has(error.status ?? 0)))
+          throw new UnsupportedServerError(probes, { url, cause: error });
+        try {
+          const dialect = await SseDialect.connect(sseConfig(config), events, deadline);
+          await verdicts.set(url, {
+            era: 'legacy',
+            version: dialect.server.protocolVersion,
+            transport: 'http+sse',
+          });
+          return dialect;
+        } catch (fallback) {
+          if (isFinal(fallback)) throw fallback;
+          // What the user sees is the original failure; the fallback's is listed beside it.
+          throw new UnsupportedServerError(
+            [...probes, `GET (HTTP+SSE): ${(fallback as Error).message}`],
+            { url, cause: error },
+          );
+        }
       }
     }
   }
+}
+
+/** The HTTP+SSE transport offers 2024-11-05, the revision it belongs to. */
+function sseConfig(config: NegotiationConfig): StatefulConfig {
+  return { ...config.stateful, protocolVersion: '2024-11-05' };
 }
 
 function legacy(

@@ -18,7 +18,7 @@ import {
 import { readMessages, type StreamPosition } from '../../transport/sse.ts';
 import { readAnswer } from '../answer.ts';
 import type { Progress } from '../dialect.ts';
-import type { Router, Waiter } from './router.ts';
+import type { Router, Waiter } from '../router.ts';
 import {
   ACCEPT_POST,
   ACCEPT_STREAM,

@@ -5,14 +5,7 @@
  * server forgets is renewed once and the request replayed when that is safe.
  */
 import { Deadline } from '../../deadline.ts';
-import {
-  asError,
-  fromJsonRpcError,
-  JsonRpcError,
-  MalformedMessageError,
-  SessionExpiredError,
-  UnsupportedVersionError,
-} from '../../errors.ts';
+import { asError, fromJsonRpcError, SessionExpiredError } from '../../errors.ts';
 import {
   isObject,
   type JsonObject,
@@ -32,10 +25,11 @@ import type {
   SendContext,
   ServerDescription,
 } from '../dialect.ts';
+import { describeServer, initializeParams, supportedIn } from '../handshake.ts';
+import { Inbound, type RequestHandler } from '../inbound.ts';
+import { Router } from '../router.ts';
 import { deliver, exchange, type Wire } from './exchange.ts';
-import { Inbound, type RequestHandler } from './inbound.ts';
 import { ListenStream } from './listen.ts';
-import { Router } from './router.ts';
 import { ACCEPT_POST, Session, SessionNotFound, type StatefulConfig } from './session.ts';
 
 export type { StatefulConfig } from './session.ts';
@@ -195,51 +189,35 @@ export class StatefulDialect implements Dialect {
   async #initialize(deadline: Deadline): Promise<void> {
     const config = this.#config;
     const { session } = this.#wire;
-    session.reset();
-    const message = request(this.#nextId++, 'initialize', {
-      protocolVersion: config.protocolVersion,
-      capabilities: config.capabilities,
-      clientInfo: config.clientInfo,
-    });
-    const { response, header } = await withRetry(
-      () => exchange(this.#wire, message, { deadline, idempotent: true }),
-      config.retry,
-      { idempotent: true, deadline },
-    );
-    const context = { url: config.url, method: 'initialize' };
-    if ('error' in response) {
-      const { code, message: text, data } = response.error;
-      throw new JsonRpcError(code, text, { ...context, data });
-    }
-    const result = response.result;
-    const version = result['protocolVersion'];
-    const sessionId = header('mcp-session-id');
-    if (
-      typeof version !== 'string' ||
-      !isObject(result['serverInfo']) ||
-      !isObject(result['capabilities'])
-    ) {
-      throw new MalformedMessageError(
-        'initialize result lacks protocolVersion, serverInfo or capabilities',
+    const handshake = async (version: string) => {
+      session.reset();
+      const message = request(this.#nextId++, 'initialize', initializeParams(config, version));
+      return withRetry(
+        () => exchange(this.#wire, message, { deadline, idempotent: true }),
+        config.retry,
         {
-          ...context,
-          bodyExcerpt: JSON.stringify(result).slice(0, 200),
+          idempotent: true,
+          deadline,
         },
       );
-    }
-    if (!config.supportedVersions.includes(version)) {
-      // The server made a session we cannot use: end it before giving up.
+    };
+    let { response, header } = await handshake(config.protocolVersion);
+    // A refusal that lists the server's revisions: offer the best one both sides speak, once.
+    const common = config.supportedVersions.find((version) =>
+      supportedIn(response).includes(version),
+    );
+    if (common && common !== config.protocolVersion)
+      ({ response, header } = await handshake(common));
+    const sessionId = header('mcp-session-id');
+    try {
+      this.server = describeServer(response, config.supportedVersions, config.url);
+    } catch (error) {
+      // The server may have made a session we cannot use: end it before giving up.
       session.start(sessionId, '');
       await this.#endSession();
-      throw new UnsupportedVersionError(version, config.supportedVersions, context);
+      throw error;
     }
-    session.start(sessionId, version);
-    this.server = {
-      protocolVersion: version,
-      serverInfo: result['serverInfo'] as ServerDescription['serverInfo'],
-      capabilities: result['capabilities'],
-      instructions: typeof result['instructions'] === 'string' ? result['instructions'] : undefined,
-    };
+    session.start(sessionId, this.server.protocolVersion);
     await deliver(this.#wire, notification('notifications/initialized'), deadline.signal);
     if (config.listen) {
       // The stream belongs to this session: if it finds the session gone after a call has

@@ -4,15 +4,17 @@
  * everything else to the client's events. A response may arrive on another stream than the
  * request's (after a resume), so routing is by id, never by stream.
  */
-import { MalformedMessageError } from '../../errors.ts';
-import type { Incoming, JsonRpcResponse, RequestId } from '../../jsonrpc.ts';
-import type { DialectEvents, Progress } from '../dialect.ts';
+import { MalformedMessageError } from '../errors.ts';
+import type { Incoming, JsonRpcResponse, RequestId } from '../jsonrpc.ts';
+import type { DialectEvents, Progress } from './dialect.ts';
 import type { Inbound } from './inbound.ts';
 
 export interface Waiter {
   readonly id: RequestId;
   response: JsonRpcResponse | undefined;
   onProgress: ((progress: Progress) => void) | undefined;
+  /** Called when the response arrives, for a caller that waits on another stream than its own. */
+  arrived?: () => void;
 }
 
 export class Router {
@@ -44,8 +46,10 @@ export class Router {
       case 'response': {
         const id = incoming.message.id;
         const waiter = id === null ? undefined : this.#waiters.get(id);
-        if (waiter) waiter.response ??= incoming.message;
-        else {
+        if (waiter) {
+          waiter.response ??= incoming.message;
+          waiter.arrived?.();
+        } else {
           this.#events.warning(
             new MalformedMessageError(
               `response to id ${String(id)}, which no call is waiting for`,

@@ -3,7 +3,7 @@
  * application's handlers). Each is answered by its own POST with the server's id, which lives in
  * a namespace apart from ours; several may run at once, and the server may cancel any of them.
  */
-import { asError } from '../../errors.ts';
+import { asError } from '../errors.ts';
 import {
   failure,
   type JsonObject,
@@ -12,8 +12,8 @@ import {
   type RequestId,
   RpcCode,
   success,
-} from '../../jsonrpc.ts';
-import type { DialectEvents } from '../dialect.ts';
+} from '../jsonrpc.ts';
+import type { DialectEvents } from './dialect.ts';
 
 /** Answers one server request, or throws; `signal` fires when the server cancels it. */
 export type RequestHandler = (request: JsonRpcRequest, signal: AbortSignal) => Promise<JsonObject>;
