@@ -1,0 +1,24 @@
+/**
+ * Open sockets and timers in this process, the resources a client could leak. Measured with the
+ * server still running: only the client closing its own brings the count back to a baseline.
+ */
+export function handles(): number {
+  return process
+    .getActiveResourcesInfo()
+    .filter((kind) => kind === 'TCPSocketWrap' || kind === 'Timeout').length;
+}
+
+/**
+ * The count once it has stopped falling: sockets an earlier test closed are released a few
+ * turns of the event loop later, and must not be counted in a baseline they would then leave.
+ */
+export async function settledHandles(): Promise<number> {
+  let count = handles();
+  for (let turn = 0; turn < 50; turn++) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const now = handles();
+    if (now >= count) return count;
+    count = now;
+  }
+  return count;
+}
