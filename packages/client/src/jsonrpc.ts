@@ -113,6 +113,12 @@ export function parseMessages(text: string): Incoming[] | string {
   return messages;
 }
 
+/** The `_meta` of a request's params, or an empty object. */
+export function metaOf(params: JsonObject | undefined): JsonObject {
+  const meta = params?.['_meta'];
+  return isObject(meta) ? meta : {};
+}
+
 export function request(id: RequestId, method: string, params?: JsonObject): JsonRpcRequest {
   return params === undefined
     ? { jsonrpc: '2.0', id, method }

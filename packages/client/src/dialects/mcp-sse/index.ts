@@ -12,9 +12,9 @@ import {
   StreamTruncatedError,
 } from '../../errors.ts';
 import {
-  type JsonObject,
   type JsonRpcMessage,
   type JsonRpcResponse,
+  metaOf,
   notification,
   parseMessages,
   type RequestId,
@@ -24,7 +24,6 @@ import type { Outcome } from '../../outcome.ts';
 import { discard, excerpt, readText, send, statusError } from '../../transport/http.ts';
 import { withRetry } from '../../transport/retry.ts';
 import { readEvents } from '../../transport/sse.ts';
-import type { Tool } from '../../types.ts';
 import type {
   Dialect,
   DialectEvents,
@@ -34,6 +33,7 @@ import type {
 } from '../dialect.ts';
 import { describeServer, initializeParams } from '../handshake.ts';
 import { Inbound } from '../inbound.ts';
+import { legacyEra } from '../legacy-era.ts';
 import type { StatefulConfig } from '../mcp-stateful/session.ts';
 import { Router } from '../router.ts';
 
@@ -47,6 +47,9 @@ interface Stream {
 
 export class SseDialect implements Dialect {
   readonly name = 'mcp-sse';
+  readonly adapt = legacyEra.adapt;
+  readonly screenTools = legacyEra.screenTools;
+  readonly freshFor = legacyEra.freshFor;
   server: ServerDescription = {
     protocolVersion: '',
     serverInfo: { name: '', version: '' },
@@ -122,18 +125,6 @@ export class SseDialect implements Dialect {
       }
       throw error;
     }
-  }
-
-  async adapt(operation: Operation): Promise<Operation> {
-    return operation;
-  }
-
-  screenTools(tools: Tool[]): Tool[] {
-    return tools;
-  }
-
-  freshFor(_result: JsonObject, method: string): number {
-    return method === 'tools/list' ? Number.POSITIVE_INFINITY : 0;
   }
 
   async close(): Promise<void> {
@@ -292,11 +283,4 @@ function abortion(signal: AbortSignal): Promise<never> {
     if (signal.aborted) reject(signal.reason);
     signal.addEventListener('abort', () => reject(signal.reason), { once: true });
   });
-}
-
-function metaOf(params: JsonObject | undefined): JsonObject {
-  const meta = params?.['_meta'];
-  return typeof meta === 'object' && meta !== null && !Array.isArray(meta)
-    ? (meta as JsonObject)
-    : {};
 }

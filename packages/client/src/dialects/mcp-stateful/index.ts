@@ -7,9 +7,8 @@
 import { Deadline } from '../../deadline.ts';
 import { asError, fromJsonRpcError, SessionExpiredError } from '../../errors.ts';
 import {
-  isObject,
-  type JsonObject,
   type JsonRpcResponse,
+  metaOf,
   notification,
   type RequestId,
   request,
@@ -17,7 +16,6 @@ import {
 import type { Outcome } from '../../outcome.ts';
 import { discard, send } from '../../transport/http.ts';
 import { withRetry } from '../../transport/retry.ts';
-import type { Tool } from '../../types.ts';
 import type {
   Dialect,
   DialectEvents,
@@ -27,6 +25,7 @@ import type {
 } from '../dialect.ts';
 import { describeServer, initializeParams, supportedIn } from '../handshake.ts';
 import { Inbound, type RequestHandler } from '../inbound.ts';
+import { legacyEra } from '../legacy-era.ts';
 import { Router } from '../router.ts';
 import { deliver, exchange, type Wire } from './exchange.ts';
 import { ListenStream } from './listen.ts';
@@ -39,6 +38,9 @@ const CLOSE_GRACE_MS = 2_000;
 
 export class StatefulDialect implements Dialect {
   readonly name = 'mcp-stateful';
+  readonly adapt = legacyEra.adapt;
+  readonly screenTools = legacyEra.screenTools;
+  readonly freshFor = legacyEra.freshFor;
   server: ServerDescription = {
     protocolVersion: '',
     serverInfo: { name: '', version: '' },
@@ -110,24 +112,6 @@ export class StatefulDialect implements Dialect {
         throw again;
       }
     }
-  }
-
-  /** Every operation is a request in this era. */
-  async adapt(operation: Operation): Promise<Operation> {
-    return operation;
-  }
-
-  /** `x-mcp-header` belongs to a later revision: nothing to screen. */
-  screenTools(tools: Tool[]): Tool[] {
-    return tools;
-  }
-
-  /**
-   * These revisions give no freshness hints: a tool list stays good until the server says it
-   * changed (list_changed), anything else is asked for again.
-   */
-  freshFor(_result: JsonObject, method: string): number {
-    return method === 'tools/list' ? Number.POSITIVE_INFINITY : 0;
   }
 
   async close(): Promise<void> {
@@ -274,9 +258,4 @@ export class StatefulDialect implements Dialect {
       context: { url: this.#config.url, method },
     });
   }
-}
-
-function metaOf(params: JsonObject | undefined): JsonObject {
-  const meta = params?.['_meta'];
-  return isObject(meta) ? meta : {};
 }

@@ -17,6 +17,7 @@ import {
   type JsonObject,
   type JsonRpcRequest,
   type JsonRpcResponse,
+  metaOf,
   notification,
   type RequestId,
   request,
@@ -377,9 +378,4 @@ function describe(version: string, discovered: JsonObject | undefined): ServerDe
     instructions:
       typeof discovered?.['instructions'] === 'string' ? discovered['instructions'] : undefined,
   };
-}
-
-function metaOf(params: JsonObject | undefined): JsonObject {
-  const meta = params?.['_meta'];
-  return isObject(meta) ? meta : {};
 }
