@@ -48,7 +48,9 @@ describe.each([
     await waitFor(() => requestsOf(server, 'GET').length > 0);
     await client.close();
     // After the handshake: neither the modern probe nor initialize itself.
-    const later = server.log.filter((entry) => !['initialize', 'server/discover'].includes(rpcBody(entry.body).method ?? ''));
+    const later = server.log.filter(
+      (entry) => !['initialize', 'server/discover'].includes(rpcBody(entry.body).method ?? ''),
+    );
     expect(later.map((entry) => entry.httpMethod)).toEqual(
       expect.arrayContaining(['POST', 'GET', 'DELETE']),
     );

@@ -15,7 +15,9 @@ test('every request after initialize carries the session id, and close() deletes
   await client.callTool('echo', { text: 'a' });
   await client.close();
   // The modern probe carries no session: the handshake starts with initialize.
-  const [initialize, ...later] = server.log.filter((entry) => rpcBody(entry.body).method !== 'server/discover');
+  const [initialize, ...later] = server.log.filter(
+    (entry) => rpcBody(entry.body).method !== 'server/discover',
+  );
   expect(initialize?.sessionId).toBeUndefined();
   const ids = new Set(later.map((entry) => entry.sessionId));
   expect(ids.size).toBe(1);

@@ -1,21 +1,23 @@
 #!/usr/bin/env node
 /**
- * `toolwire-reference-server [--port N] [--host H]`: runs the reference server until SIGINT or
- * SIGTERM and prints its endpoint URLs, one per line.
+ * `toolwire-reference-server [--port N] [--host H] [--conformance]`: runs the reference server
+ * until SIGINT or SIGTERM and prints its endpoint URLs, one per line.
  */
 import { parseArgs } from 'node:util';
 import { startReferenceServer } from './index.ts';
 
-const USAGE = `Usage: toolwire-reference-server [--port N] [--host H]
+const USAGE = `Usage: toolwire-reference-server [--port N] [--host H] [--conformance]
 
-  --port N   TCP port to listen on (default 0: any free port)
-  --host H   interface to bind (default 127.0.0.1)
+  --port N         TCP port to listen on (default 0: any free port)
+  --host H         interface to bind (default 127.0.0.1)
+  --conformance    also offer the fixtures the MCP conformance suite's server scenarios name
 `;
 
 const { values } = parseArgs({
   options: {
     port: { type: 'string' },
     host: { type: 'string' },
+    conformance: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   },
 });
@@ -24,9 +26,11 @@ if (values.help === true) {
   process.stdout.write(USAGE);
 } else {
   const port = values.port === undefined ? 0 : Number(values.port);
-  const server = await startReferenceServer(
-    values.host === undefined ? { port } : { port, host: values.host },
-  );
+  const server = await startReferenceServer({
+    port,
+    conformanceFixtures: values.conformance === true,
+    ...(values.host === undefined ? {} : { host: values.host }),
+  });
   process.stdout.write(
     [
       'toolwire reference MCP server is listening:',

@@ -1,13 +1,18 @@
 import { ErrorCode, isObject, type JsonObject, RpcError } from './jsonrpc.ts';
 import { findPrompt, GREET_STYLES } from './prompts.ts';
 import { ITEM_TEMPLATE, LISTED_ITEMS } from './resources.ts';
+import type { FixtureState } from './state.ts';
 
 /** The spec caps a completion answer at 100 values. */
 const MAX_VALUES = 100;
 
-function candidates(ref: JsonObject, argumentName: string): readonly string[] {
+function candidates(
+  ref: JsonObject,
+  argumentName: string,
+  fixtures: FixtureState,
+): readonly string[] {
   if (ref['type'] === 'ref/prompt') {
-    const prompt = findPrompt(ref['name']);
+    const prompt = findPrompt(ref['name'], fixtures);
     return prompt.name === 'greet' && argumentName === 'style' ? GREET_STYLES : [];
   }
   if (ref['type'] === 'ref/resource') {
@@ -25,7 +30,7 @@ function candidates(ref: JsonObject, argumentName: string): readonly string[] {
 }
 
 /** `completion/complete`: the known values that start with what the user typed so far. */
-export function complete(params: JsonObject): JsonObject {
+export function complete(params: JsonObject, fixtures: FixtureState): JsonObject {
   const { ref, argument } = params;
   if (!isObject(ref)) throw new RpcError(ErrorCode.InvalidParams, 'ref must be an object');
   if (
@@ -36,7 +41,9 @@ export function complete(params: JsonObject): JsonObject {
     throw new RpcError(ErrorCode.InvalidParams, 'argument must have string name and value');
   }
   const prefix = argument['value'];
-  const values = candidates(ref, argument['name']).filter((value) => value.startsWith(prefix));
+  const values = candidates(ref, argument['name'], fixtures).filter((value) =>
+    value.startsWith(prefix),
+  );
   return {
     completion: {
       values: values.slice(0, MAX_VALUES),

@@ -49,7 +49,7 @@ export interface RequestContext {
   /** Notifies every session passing `filter`: the caller as `sendUnrelated`, others on their GET stream. */
   notifySessions(message: JsonObject, filter?: (session: Session) => boolean): void;
   /** Sends a request to the client (related to this one) and waits up to `timeoutMs` for its answer. */
-  requestClient(method: string, timeoutMs: number): Promise<ClientReply>;
+  requestClient(method: string, timeoutMs: number, params?: JsonObject): Promise<ClientReply>;
 }
 
 function progressTokenOf(request: RpcRequest): RequestId | undefined {
@@ -89,11 +89,12 @@ export function createContext(
         else other.connectedStandalone()?.send(message);
       }
     },
-    async requestClient(method, timeoutMs) {
+    async requestClient(method, timeoutMs, params) {
       if (session === undefined) return { kind: 'unreachable' };
       const pending = session.expectResponse();
       try {
-        if (!sendRelated(requestMessage(pending.id, method))) return { kind: 'unreachable' };
+        if (!sendRelated(requestMessage(pending.id, method, params)))
+          return { kind: 'unreachable' };
         // A private controller stops the timeout timer as soon as the answer arrives.
         const timer = new AbortController();
         const timeout = sleep(timeoutMs, { kind: 'timeout' } as const, {

@@ -7,6 +7,7 @@ import {
   classifyMessage,
   ErrorCode,
   isObject,
+  type JsonObject,
   RpcError,
   type RpcIncoming,
   type RpcNotification,
@@ -90,6 +91,12 @@ function receiveNotification(
   (session?.inFlight ?? core.statelessInFlight).cancel(requestId);
 }
 
+/** The capabilities an initialize request declared (requestedVersion has checked their shape). */
+function clientCapabilities(params: unknown): JsonObject {
+  const capabilities = isObject(params) ? params['capabilities'] : undefined;
+  return isObject(capabilities) ? capabilities : {};
+}
+
 async function answerInitialize(
   core: ServerCore,
   kind: EndpointKind,
@@ -117,7 +124,9 @@ async function answerInitialize(
   }
   // The session exists before the answer is written, so a cut initialize stream can be resumed.
   const session =
-    'version' in outcome && kind !== 'stateless' ? new Session(kind, outcome.version) : undefined;
+    'version' in outcome && kind !== 'stateless'
+      ? new Session(kind, outcome.version, clientCapabilities(request.params))
+      : undefined;
   if (session !== undefined) core.sessions.add(session);
   await answerRequests(core, res, {
     kind,

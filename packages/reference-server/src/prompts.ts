@@ -1,5 +1,7 @@
+import { CONFORMANCE_PROMPTS } from './conformance/prompts.ts';
 import { ErrorCode, isObject, type JsonObject, RpcError } from './jsonrpc.ts';
 import { pageResult, paginate } from './pagination.ts';
+import type { FixtureState } from './state.ts';
 
 /** The styles the `greet` prompt knows; also its completion values. */
 export const GREET_STYLES = ['formal', 'casual', 'pirate'] as const;
@@ -10,12 +12,18 @@ interface PromptArgument {
   readonly required: boolean;
 }
 
-interface PromptDefinition {
+/** A fixture prompt: its descriptor and the messages it expands to. */
+export interface PromptDefinition {
   readonly name: string;
   readonly description: string;
   readonly arguments: readonly PromptArgument[];
-  /** Builds the user message text; arguments are already checked to be present strings. */
-  render(args: Readonly<Record<string, string>>): string;
+  /** Builds the messages; required arguments are already checked to be present strings. */
+  messages(args: Readonly<Record<string, string>>): JsonObject[];
+}
+
+/** The one-message prompt every regular fixture expands to. */
+function userText(text: string): JsonObject[] {
+  return [{ role: 'user', content: { type: 'text', text } }];
 }
 
 function greeting(name: string, style: string | undefined): string {
@@ -44,37 +52,42 @@ const PROMPTS: readonly PromptDefinition[] = [
       { name: 'name', description: 'Who to greet.', required: true },
       { name: 'style', description: `One of ${GREET_STYLES.join(', ')}.`, required: false },
     ],
-    render: (args) => greeting(args['name'] ?? '', args['style']),
+    messages: (args) => userText(greeting(args['name'] ?? '', args['style'])),
   },
   {
     name: 'summarize',
     description: 'Asks for a summary of a text.',
     arguments: [{ name: 'text', description: 'The text to summarize.', required: true }],
-    render: (args) => `Summarize the following text in one sentence:\n\n${args['text'] ?? ''}`,
+    messages: (args) =>
+      userText(`Summarize the following text in one sentence:\n\n${args['text'] ?? ''}`),
   },
 ];
 
+function currentPrompts(fixtures: FixtureState): readonly PromptDefinition[] {
+  return fixtures.conformance ? [...PROMPTS, ...CONFORMANCE_PROMPTS] : PROMPTS;
+}
+
 /** Finds a prompt by name; unknown names are -32602, as the spec asks. */
-export function findPrompt(name: unknown): PromptDefinition {
-  const prompt = PROMPTS.find((candidate) => candidate.name === name);
+export function findPrompt(name: unknown, fixtures: FixtureState): PromptDefinition {
+  const prompt = currentPrompts(fixtures).find((candidate) => candidate.name === name);
   if (prompt === undefined)
     throw new RpcError(ErrorCode.InvalidParams, `Unknown prompt: ${String(name)}`);
   return prompt;
 }
 
 /** `prompts/list`. */
-export function listPrompts(params: JsonObject, pageSize: number): JsonObject {
-  const prompts = PROMPTS.map(({ name, description, arguments: args }) => ({
+export function listPrompts(params: JsonObject, fixtures: FixtureState): JsonObject {
+  const prompts = currentPrompts(fixtures).map(({ name, description, arguments: args }) => ({
     name,
     description,
     arguments: args.map((argument) => ({ ...argument })),
   }));
-  return pageResult('prompts', paginate('prompts', prompts, params, pageSize));
+  return pageResult('prompts', paginate('prompts', prompts, params, fixtures.pageSize));
 }
 
-/** `prompts/get`: one user message; a missing required argument is -32602. */
-export function getPrompt(params: JsonObject): JsonObject {
-  const prompt = findPrompt(params['name']);
+/** `prompts/get`: the prompt's messages; a missing required argument is -32602. */
+export function getPrompt(params: JsonObject, fixtures: FixtureState): JsonObject {
+  const prompt = findPrompt(params['name'], fixtures);
   const given = params['arguments'] ?? {};
   if (!isObject(given)) throw new RpcError(ErrorCode.InvalidParams, 'arguments must be an object');
   const args: Record<string, string> = {};
@@ -91,6 +104,6 @@ export function getPrompt(params: JsonObject): JsonObject {
   }
   return {
     description: prompt.description,
-    messages: [{ role: 'user', content: { type: 'text', text: prompt.render(args) } }],
+    messages: prompt.messages(args),
   };
 }

@@ -88,9 +88,9 @@ const HANDLERS = new Map<string, Handler>([
   ['resources/read', readResource],
   ['resources/subscribe', subscribe],
   ['resources/unsubscribe', unsubscribe],
-  ['prompts/list', (params, ctx) => listPrompts(params, ctx.fixtures.pageSize)],
-  ['prompts/get', (params) => getPrompt(params)],
-  ['completion/complete', (params) => complete(params)],
+  ['prompts/list', (params, ctx) => listPrompts(params, ctx.fixtures)],
+  ['prompts/get', (params, ctx) => getPrompt(params, ctx.fixtures)],
+  ['completion/complete', (params, ctx) => complete(params, ctx.fixtures)],
   ['logging/setLevel', setLevel],
 ]);
 

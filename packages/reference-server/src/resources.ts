@@ -1,3 +1,8 @@
+import {
+  CONFORMANCE_RESOURCES,
+  CONFORMANCE_TEMPLATES,
+  conformanceContents,
+} from './conformance/resources.ts';
 import type { RequestContext } from './context.ts';
 import { ErrorCode, type JsonObject, RpcError } from './jsonrpc.ts';
 import { pageResult, paginate } from './pagination.ts';
@@ -21,7 +26,7 @@ function itemUri(id: number): string {
   return `ref://items/${id}`;
 }
 
-function listedResources(): JsonObject[] {
+function listedResources(fixtures: FixtureState): JsonObject[] {
   const resources: JsonObject[] = [
     { uri: HELLO_URI, name: 'hello', description: 'A static greeting.', mimeType: 'text/plain' },
     {
@@ -41,6 +46,7 @@ function listedResources(): JsonObject[] {
   for (let id = 1; id <= LISTED_ITEMS; id++) {
     resources.push({ uri: itemUri(id), name: `item ${id}`, mimeType: 'text/plain' });
   }
+  if (fixtures.conformance) resources.push(...CONFORMANCE_RESOURCES);
   return resources;
 }
 
@@ -59,7 +65,8 @@ function contentsOf(uri: string, fixtures: FixtureState): JsonObject | undefined
       return { uri, mimeType: 'text/plain', text: String(fixtures.counter) };
   }
   const item = ITEM_PATTERN.exec(uri);
-  return item === null ? undefined : { uri, mimeType: 'text/plain', text: `item ${item[1]}` };
+  if (item !== null) return { uri, mimeType: 'text/plain', text: `item ${item[1]}` };
+  return fixtures.conformance ? conformanceContents(uri) : undefined;
 }
 
 function uriParam(params: JsonObject): string {
@@ -74,13 +81,13 @@ function notFound(uri: string): RpcError {
 
 /** `resources/list`. */
 export function listResources(params: JsonObject, ctx: RequestContext): JsonObject {
-  const page = paginate('resources', listedResources(), params, ctx.fixtures.pageSize);
+  const page = paginate('resources', listedResources(ctx.fixtures), params, ctx.fixtures.pageSize);
   return pageResult('resources', page);
 }
 
 /** `resources/templates/list`. */
 export function listResourceTemplates(params: JsonObject, ctx: RequestContext): JsonObject {
-  const templates = [
+  const templates: JsonObject[] = [
     {
       uriTemplate: ITEM_TEMPLATE,
       name: 'item',
@@ -88,6 +95,7 @@ export function listResourceTemplates(params: JsonObject, ctx: RequestContext): 
       mimeType: 'text/plain',
     },
   ];
+  if (ctx.fixtures.conformance) templates.push(...CONFORMANCE_TEMPLATES);
   const page = paginate('resourceTemplates', templates, params, ctx.fixtures.pageSize);
   return pageResult('resourceTemplates', page);
 }

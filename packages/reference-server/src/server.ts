@@ -112,7 +112,7 @@ export async function startReferenceServer(
   const core: ServerCore = {
     versions: [...(options.versions ?? DEFAULT_VERSIONS)],
     sessions,
-    fixtures: new FixtureState(options.pageSize ?? 5),
+    fixtures: new FixtureState(options.pageSize ?? 5, options.conformanceFixtures ?? false),
     faults,
     cancelled,
     statelessInFlight: new InFlightRequests(),

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { idKey, type RequestId, type RpcResponse } from './jsonrpc.ts';
+import { idKey, type JsonObject, type RequestId, type RpcResponse } from './jsonrpc.ts';
 import type { LoggingLevel } from './logging.ts';
 import { SseStream } from './sse-stream.ts';
 
@@ -46,6 +46,8 @@ export class Session {
   readonly endpoint: EndpointKind;
   /** The protocol version negotiated in `initialize`. */
   readonly version: string;
+  /** The client's `initialize` capabilities: sampling and elicitation are asked only if declared. */
+  readonly clientCapabilities: JsonObject;
   /** Set by `notifications/initialized`; until then only ping is served. */
   initialized = false;
   /** Threshold from `logging/setLevel`; undefined lets every level through. */
@@ -58,9 +60,10 @@ export class Session {
   #nextStream = 1;
   #nextRequest = 1;
 
-  constructor(endpoint: EndpointKind, version: string) {
+  constructor(endpoint: EndpointKind, version: string, clientCapabilities: JsonObject = {}) {
     this.endpoint = endpoint;
     this.version = version;
+    this.clientCapabilities = clientCapabilities;
   }
 
   /** A new stream for one POST's answer. */

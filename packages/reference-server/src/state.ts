@@ -5,6 +5,8 @@
 export class FixtureState {
   /** Page size for every paginated list. */
   readonly pageSize: number;
+  /** Whether the conformance suite's fixtures (see conformance/) are offered as well. */
+  readonly conformance: boolean;
   /** How many times the `count` tool ran. */
   calls = 0;
   /** The value behind `ref://counter`, raised by the `bump` tool. */
@@ -12,7 +14,8 @@ export class FixtureState {
   /** Whether `toggle_tool` has currently added the `bonus` tool. */
   bonusTool = false;
 
-  constructor(pageSize: number) {
+  constructor(pageSize: number, conformance = false) {
     this.pageSize = pageSize;
+    this.conformance = conformance;
   }
 }

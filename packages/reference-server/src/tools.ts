@@ -1,4 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { CONFORMANCE_TOOLS } from './conformance/tools.ts';
+import { errorResult, text, textResult } from './content.ts';
 import type { RequestContext } from './context.ts';
 import { ErrorCode, isObject, type JsonObject, notificationMessage, RpcError } from './jsonrpc.ts';
 import { isLoggingLevel, LOG_LEVELS, passesThreshold } from './logging.ts';
@@ -10,7 +12,8 @@ import { checkArguments } from './schema-check.ts';
 /** How long `ping_client` waits for the client's answer. */
 const PING_TIMEOUT_MS = 5000;
 
-interface ToolDefinition {
+/** A fixture tool: its descriptor and what a call does. */
+export interface ToolDefinition {
   readonly name: string;
   readonly description: string;
   readonly inputSchema: JsonObject;
@@ -26,18 +29,6 @@ const SUM_SCHEMA: JsonObject = {
   properties: { sum: { type: 'number' } },
   required: ['sum'],
 };
-
-function text(value: string): JsonObject {
-  return { type: 'text', text: value };
-}
-
-function textResult(value: string): JsonObject {
-  return { content: [text(value)] };
-}
-
-function errorResult(value: string): JsonObject {
-  return { content: [text(value)], isError: true };
-}
 
 /** Reads a string argument the input schema already checked; a mismatch here is a server bug. */
 function stringArg(args: JsonObject, name: string): string {
@@ -276,7 +267,10 @@ const TOOLS: readonly ToolDefinition[] = [
 ];
 
 function currentTools(ctx: RequestContext): readonly ToolDefinition[] {
-  return ctx.fixtures.bonusTool ? [...TOOLS, BONUS_TOOL] : TOOLS;
+  const conformance = ctx.fixtures.conformance ? CONFORMANCE_TOOLS : [];
+  return ctx.fixtures.bonusTool
+    ? [...TOOLS, ...conformance, BONUS_TOOL]
+    : [...TOOLS, ...conformance];
 }
 
 function describe(tool: ToolDefinition): JsonObject {

@@ -13,6 +13,12 @@ export interface ReferenceServerOptions {
   pageSize?: number;
   /** Extra `Origin` values to accept; loopback origins on the bound port are always accepted. */
   allowedOrigins?: string[];
+  /**
+   * Also offer the tools, resources and prompts the MCP conformance suite's server scenarios name
+   * (`test_simple_text`, `test://static-text`, `test_simple_prompt`, ...). Off by default, so the
+   * fixture lists stay as documented.
+   */
+  conformanceFixtures?: boolean;
 }
 
 /** One HTTP request as the server received it, for assertions about what a client sent. */

@@ -36,10 +36,13 @@ export function messagesOf(events: readonly SseEvent[]): RpcMessage[] {
 }
 
 /** The parameters every initialize in these tests sends. */
-export function initializeParams(protocolVersion: string): Record<string, unknown> {
+export function initializeParams(
+  protocolVersion: string,
+  capabilities: Record<string, unknown> = {},
+): Record<string, unknown> {
   return {
     protocolVersion,
-    capabilities: {},
+    capabilities,
     clientInfo: { name: 'reference-server-tests', version: '0.0.0' },
   };
 }
@@ -69,6 +72,8 @@ interface ConnectOptions {
   versionHeader?: boolean;
   /** Skip notifications/initialized. */
   skipInitialized?: boolean;
+  /** The client capabilities declared in initialize; default none. */
+  capabilities?: Record<string, unknown>;
 }
 
 /** A deliberately small MCP client over fetch, written from the transport specification. */
@@ -89,7 +94,10 @@ export class TestClient {
   /** Runs initialize (+ notifications/initialized) and returns the ready client. */
   static async connect(url: string, options: ConnectOptions = {}): Promise<TestClient> {
     const client = new TestClient(url, options.version);
-    const exchange = await client.request('initialize', initializeParams(client.version));
+    const exchange = await client.request(
+      'initialize',
+      initializeParams(client.version, options.capabilities),
+    );
     if (exchange.response?.result === undefined) {
       throw new Error(`initialize failed: ${JSON.stringify(exchange.response)}`);
     }
