@@ -13,6 +13,8 @@ import { z } from 'zod';
 
 export interface SdkServer extends AsyncDisposable {
   url: string;
+  /** Each request's HTTP method and, for a POST, its JSON-RPC method. */
+  requests: Array<{ httpMethod: string; method: string | undefined }>;
   close(): Promise<void>;
 }
 
@@ -96,10 +98,16 @@ async function readBody(req: IncomingMessage): Promise<unknown> {
 
 export async function startSdkServer(mode: 'stateful' | 'stateless'): Promise<SdkServer> {
   const sessions = new Map<string, StreamableHTTPServerTransport>();
+  const requests: SdkServer['requests'] = [];
   const closers: Array<() => Promise<void>> = [];
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const body = req.method === 'POST' ? await readBody(req) : undefined;
+    const method = (body as { method?: unknown } | undefined)?.method;
+    requests.push({
+      httpMethod: req.method ?? '',
+      method: typeof method === 'string' ? method : undefined,
+    });
     if (mode === 'stateless') {
       const server = buildServer();
       // No sessionIdGenerator: the SDK's stateless mode.
@@ -147,5 +155,5 @@ export async function startSdkServer(mode: 'stateful' | 'stateless'): Promise<Sd
     http.closeAllConnections();
     await new Promise<void>((resolve) => http.close(() => resolve()));
   };
-  return { url: `http://127.0.0.1:${port}/mcp`, close, [Symbol.asyncDispose]: close };
+  return { url: `http://127.0.0.1:${port}/mcp`, requests, close, [Symbol.asyncDispose]: close };
 }

@@ -139,13 +139,18 @@ describe.each(['dual-era', 'stateful'] as const)('official v2 server (%s)', (mod
 });
 
 describe('official v2 server (dual-era)', () => {
-  test('is spoken to statelessly at 2026-07-28: one discover first, only POSTs, no session id', async () => {
+  test('is spoken to statelessly at 2026-07-28: one discover before the first call, only POSTs, no session id', async () => {
     await using server = await startV2Server('dual-era');
-    const client = createMcpClient(server.url, { verdicts: memoryVerdictStore() });
+    const client = createMcpClient(server.url, { verdicts: memoryVerdictStore(), listen: false });
+    await client.listTools();
     await client.callTool('echo', { text: 'modern' });
     await client.close();
     expect(client.dialect).toBe('mcp-stateless');
-    expect(server.requests[0]?.headers.get('mcp-method')).toBe('server/discover');
+    expect(server.requests.map((r) => r.headers.get('mcp-method'))).toEqual([
+      'server/discover',
+      'tools/list',
+      'tools/call',
+    ]);
     expect(
       server.requests.every((r) => r.method === 'POST' && r.headers.get('mcp-session-id') === null),
     ).toBe(true);

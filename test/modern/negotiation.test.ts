@@ -44,6 +44,13 @@ test('the official 1.x SDK server is legacy: 2025-11-25 after one failed probe',
   await client.listTools();
   expect(client.protocolVersion).toBe('2025-11-25');
   expect(await verdicts.get(server.url)).toEqual({ era: 'legacy', version: '2025-11-25' });
+  const posts = server.requests.filter((r) => r.httpMethod === 'POST').map((r) => r.method);
+  expect(posts.slice(0, 4)).toEqual([
+    'server/discover',
+    'initialize',
+    'notifications/initialized',
+    'tools/list',
+  ]);
 });
 
 test('a verdict is kept per URL: the next client for it skips the probe', async () => {
