@@ -15,6 +15,7 @@ import {
 import { HttpResponse } from 'msw';
 import { expect, test } from 'vitest';
 import { startFaultServer } from '../helpers/fault-server.ts';
+import { handles } from '../helpers/handles.ts';
 import { modernServer } from '../helpers/modern-server.ts';
 import { metaOf } from '../helpers/rpc.ts';
 import { waitFor } from '../helpers/wait-for.ts';
@@ -285,7 +286,11 @@ test('-32022 listing no revision the client speaks is a typed UnsupportedVersion
   );
   await using client = createMcpClient(server.url, { ...options(), listen: false });
   // No revision in common: a typed error naming both sides, not a silent downgrade.
-  await expect(client.callTool('echo')).rejects.toMatchObject({ code: 'UNSUPPORTED_VERSION' });
+  await expect(client.callTool('echo')).rejects.toMatchObject({
+    code: 'UNSUPPORTED_VERSION',
+    offered: '2099-01-01',
+    supported: ['2026-07-28'],
+  });
 });
 
 test('aborting a call closes its stream and sends no notification', async () => {
@@ -338,4 +343,17 @@ test('subscribing to a resource reopens the listen stream with it in the filter'
     notifications: { toolsListChanged: true, resourceSubscriptions: ['file:///watched'] },
   });
   expect(server.callsOf('resources/subscribe')).toHaveLength(0);
+});
+
+test('closing while a subscription changes leaves no socket or timer behind', async () => {
+  await using server = await startFaultServer(modernServer(), { keepAliveMs: 60_000 });
+  const baseline = handles();
+  const client = createMcpClient(server.url, { verdicts: memoryVerdictStore() });
+  await client.connect();
+  const subscribing = client.subscribeResource('file:///late').catch(() => undefined);
+  await client.close();
+  await subscribing;
+  // Sockets close within moments; a leaked subscription would hold retry timers for seconds.
+  await waitFor(() => handles() <= baseline, 1_000);
+  expect(handles()).toBeLessThanOrEqual(baseline);
 });

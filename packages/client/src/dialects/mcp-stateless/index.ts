@@ -75,6 +75,7 @@ export class StatelessDialect implements Dialect {
   #version: string;
   #logLevel: string | undefined;
   #subscription: Subscription | undefined;
+  #closed = false;
   #nextId = 0;
 
   /** A dialect for a server whose `server/discover` answer (or pinned revision) is known. */
@@ -91,24 +92,25 @@ export class StatelessDialect implements Dialect {
     if (config.listen) void this.#listen();
   }
 
-  get version(): string {
-    return this.#version;
-  }
-
   async send(operation: Operation, context: SendContext): Promise<Outcome> {
     let response = await this.#exchange(operation, context);
     // The server speaks another modern revision we also speak: switch to it and ask again, once.
     if ('error' in response && response.error.code === UNSUPPORTED_VERSION) {
       const next = commonVersion(response.error.data, this.#config.versions);
       if (!next || next === this.#version) {
-        throw new UnsupportedVersionError(this.#version, this.#config.versions, {
-          url: this.#config.url,
-          method: operation.method,
-          cause: fromJsonRpcError(response.error, {
+        const theirs = isObject(response.error.data) ? response.error.data['supported'] : undefined;
+        throw new UnsupportedVersionError(
+          Array.isArray(theirs) ? theirs.join(', ') : '(not said)',
+          this.#config.versions,
+          {
             url: this.#config.url,
             method: operation.method,
-          }),
-        });
+            cause: fromJsonRpcError(response.error, {
+              url: this.#config.url,
+              method: operation.method,
+            }),
+          },
+        );
       }
       this.#version = next;
       response = await this.#exchange(operation, context);
@@ -159,6 +161,7 @@ export class StatelessDialect implements Dialect {
   }
 
   async close(): Promise<void> {
+    this.#closed = true;
     await this.#subscription?.stop();
   }
 
@@ -252,7 +255,8 @@ export class StatelessDialect implements Dialect {
   async #listen(): Promise<void> {
     await this.#subscription?.stop();
     this.#subscription = undefined;
-    if (Object.keys(this.#filter()).length === 0) return;
+    // A subscription opened after close() would outlive the client.
+    if (this.#closed || Object.keys(this.#filter()).length === 0) return;
     const config = this.#config;
     this.#subscription = new Subscription(
       {
