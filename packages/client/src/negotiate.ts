@@ -14,7 +14,6 @@ import { SseDialect } from './dialects/mcp-sse/index.ts';
 import { type StatefulConfig, StatefulDialect } from './dialects/mcp-stateful/index.ts';
 import {
   answerOf,
-  commonVersion,
   post,
   type StatelessConfig,
   StatelessDialect,
@@ -95,112 +94,153 @@ export async function negotiate(
   events: DialectEvents,
   deadline: Deadline,
 ): Promise<Dialect> {
-  const { choice, verdicts } = config;
-  const url = config.stateless.url;
+  const { choice } = config;
   if (isModern(choice)) return new StatelessDialect(config.stateless, events, choice, undefined);
   if (isLegacy(choice)) return legacy(config, events, deadline, choice);
   if (choice === 'legacy') return legacy(config, events, deadline, LEGACY_VERSIONS[0]);
-
-  const kept = choice === 'auto' ? await verdicts.get(url) : undefined;
-  if (kept?.era === 'legacy') {
-    try {
-      if (kept.transport === 'http+sse')
-        return await SseDialect.connect(sseConfig(config), events, deadline);
-      return await legacy(config, events, deadline, kept.version);
-    } catch (error) {
-      if (isFinal(error)) throw error;
-      await verdicts.delete(url);
-    }
+  if (choice === 'auto') {
+    const reused = await reuseVerdict(config, events, deadline);
+    if (reused) return reused;
   }
-
   const probe = await discover(config.stateless, MODERN_VERSIONS[0], deadline);
   switch (probe.kind) {
-    case 'discovered': {
-      const supported = probe.result['supportedVersions'];
-      const modern = commonVersion({ supported }, MODERN_VERSIONS);
-      if (modern) {
-        await verdicts.set(url, { era: 'modern', version: modern });
-        return new StatelessDialect(config.stateless, events, modern, probe.result);
-      }
-      // A dual-era server whose only revisions in common with us are legacy ones.
-      const older = commonVersion({ supported }, LEGACY_VERSIONS);
-      if (older && choice === 'auto')
-        return remember(config, url, legacy(config, events, deadline, older), older);
-      throw new UnsupportedVersionError(
-        String(supported),
-        [...MODERN_VERSIONS, ...LEGACY_VERSIONS],
-        { url, method: 'server/discover' },
+    case 'discovered':
+      return choose(
+        config,
+        events,
+        deadline,
+        listOf(probe.result['supportedVersions']),
+        probe.result,
       );
-    }
-    case 'unsupported-version': {
-      const modern = commonVersion(probe.data, MODERN_VERSIONS);
-      if (modern) {
-        const again = await discover(config.stateless, modern, deadline);
-        const result = again.kind === 'discovered' ? again.result : undefined;
-        await verdicts.set(url, { era: 'modern', version: modern });
-        return new StatelessDialect(config.stateless, events, modern, result);
-      }
-      const older = commonVersion(probe.data, LEGACY_VERSIONS);
-      if (older && choice === 'auto')
-        return remember(config, url, legacy(config, events, deadline, older), older);
-      const supported =
-        isObject(probe.data) && Array.isArray(probe.data['supported'])
-          ? probe.data['supported']
-          : [];
-      throw new UnsupportedVersionError(
-        supported.join(', ') || '(none)',
-        [...MODERN_VERSIONS, ...LEGACY_VERSIONS],
-        { url, method: 'server/discover' },
+    case 'unsupported-version':
+      return choose(
+        config,
+        events,
+        deadline,
+        listOf(isObject(probe.data) ? probe.data['supported'] : undefined),
+        undefined,
       );
-    }
     case 'modern-error':
       // A modern server that rejects how we asked: our bug or a missing capability, never a downgrade.
-      throw fromJsonRpcError(probe.error, { url, method: 'server/discover' });
-    case 'not-modern': {
+      throw fromJsonRpcError(probe.error, { url: config.stateless.url, method: 'server/discover' });
+    case 'not-modern':
       if (choice === 'modern')
-        throw new UnsupportedServerError([`server/discover: ${probe.summary}`], { url });
-      const offered =
-        LEGACY_VERSIONS.find((version) => probe.hints.includes(version)) ?? LEGACY_VERSIONS[0];
-      try {
-        return await remember(config, url, legacy(config, events, deadline, offered), offered);
-      } catch (error) {
-        if (
-          isFinal(error) ||
-          !(
-            error instanceof HttpStatusError ||
-            error instanceof ContentTypeError ||
-            error instanceof MalformedMessageError
-          )
-        )
-          throw error;
-        const probes = [`server/discover: ${probe.summary}`, `initialize: ${error.message}`];
-        // The transport spec's fallback: only a POST refused with 400, 404 or 405 means "try HTTP+SSE".
-        if (!(error instanceof HttpStatusError && FALL_BACK_TO_SSE.has(error.status ?? 0)))
-          throw new UnsupportedServerError(probes, { url, cause: error });
-        try {
-          const dialect = await SseDialect.connect(sseConfig(config), events, deadline);
-          await verdicts.set(url, {
-            era: 'legacy',
-            version: dialect.server.protocolVersion,
-            transport: 'http+sse',
-          });
-          return dialect;
-        } catch (fallback) {
-          if (isFinal(fallback)) throw fallback;
-          // What the user sees is the original failure; the fallback's is listed beside it.
-          throw new UnsupportedServerError(
-            [...probes, `GET (HTTP+SSE): ${(fallback as Error).message}`],
-            { url, cause: error },
-          );
-        }
-      }
+        throw new UnsupportedServerError([`server/discover: ${probe.summary}`], {
+          url: config.stateless.url,
+        });
+      return legacyWithFallback(config, events, deadline, probe);
+  }
+}
+
+/** A legacy verdict kept for this URL: used when it still works, dropped when it does not. */
+async function reuseVerdict(
+  config: NegotiationConfig,
+  events: DialectEvents,
+  deadline: Deadline,
+): Promise<Dialect | undefined> {
+  const url = config.stateless.url;
+  const kept = await config.verdicts.get(url);
+  if (kept?.era !== 'legacy') return undefined;
+  try {
+    if (kept.transport === 'http+sse')
+      return await SseDialect.connect(sseConfig(config), events, deadline);
+    return await legacy(config, events, deadline, kept.version);
+  } catch (error) {
+    if (isFinal(error)) throw error;
+    await config.verdicts.delete(url);
+    return undefined;
+  }
+}
+
+/**
+ * A modern server listed the revisions it speaks: the newest modern one both sides speak, or
+ * (for a dual-era server) the newest legacy one, or an UnsupportedVersionError.
+ */
+async function choose(
+  config: NegotiationConfig,
+  events: DialectEvents,
+  deadline: Deadline,
+  supported: string[],
+  discovered: JsonObject | undefined,
+): Promise<Dialect> {
+  const url = config.stateless.url;
+  const modern = MODERN_VERSIONS.find((version) => supported.includes(version));
+  if (modern) {
+    // A version error describes nothing: ask again in the revision it allows.
+    const description = discovered ?? (await discoveredWith(config, modern, deadline));
+    await config.verdicts.set(url, { era: 'modern', version: modern });
+    return new StatelessDialect(config.stateless, events, modern, description);
+  }
+  const older = LEGACY_VERSIONS.find((version) => supported.includes(version));
+  if (older && config.choice === 'auto')
+    return remember(config, legacy(config, events, deadline, older), older);
+  throw new UnsupportedVersionError(
+    supported.join(', ') || '(none)',
+    [...MODERN_VERSIONS, ...LEGACY_VERSIONS],
+    {
+      url,
+      method: 'server/discover',
+    },
+  );
+}
+
+async function discoveredWith(
+  config: NegotiationConfig,
+  version: string,
+  deadline: Deadline,
+): Promise<JsonObject | undefined> {
+  const answer = await discover(config.stateless, version, deadline);
+  return answer.kind === 'discovered' ? answer.result : undefined;
+}
+
+/**
+ * A legacy server: `initialize`, offering the best revision its answer hinted at. Only when that
+ * POST is refused with 400, 404 or 405 does the transport spec's fallback apply: HTTP+SSE.
+ */
+async function legacyWithFallback(
+  config: NegotiationConfig,
+  events: DialectEvents,
+  deadline: Deadline,
+  probe: Extract<Probe, { kind: 'not-modern' }>,
+): Promise<Dialect> {
+  const url = config.stateless.url;
+  const offered =
+    LEGACY_VERSIONS.find((version) => probe.hints.includes(version)) ?? LEGACY_VERSIONS[0];
+  try {
+    return await remember(config, legacy(config, events, deadline, offered), offered);
+  } catch (error) {
+    const refusal =
+      error instanceof HttpStatusError ||
+      error instanceof ContentTypeError ||
+      error instanceof MalformedMessageError;
+    if (isFinal(error) || !refusal) throw error;
+    const probes = [`server/discover: ${probe.summary}`, `initialize: ${error.message}`];
+    if (!(error instanceof HttpStatusError && FALL_BACK_TO_SSE.has(error.status ?? 0))) {
+      throw new UnsupportedServerError(probes, { url, cause: error });
+    }
+    try {
+      const dialect = await SseDialect.connect(sseConfig(config), events, deadline);
+      await config.verdicts.set(url, {
+        era: 'legacy',
+        version: dialect.server.protocolVersion,
+        transport: 'http+sse',
+      });
+      return dialect;
+    } catch (fallback) {
+      if (isFinal(fallback)) throw fallback;
+      // What the user sees is the original failure; the fallback's is listed beside it.
+      throw new UnsupportedServerError(
+        [...probes, `GET (HTTP+SSE): ${(fallback as Error).message}`],
+        { url, cause: error },
+      );
     }
   }
 }
 
-/** The HTTP+SSE transport offers 2024-11-05, the revision it belongs to. */
-function sseConfig(config: NegotiationConfig): StatefulConfig {
-  return { ...config.stateful, protocolVersion: '2024-11-05' };
+function listOf(value: unknown): string[] {
+  return Array.isArray(value)
+    ? value.filter((item): item is string => typeof item === 'string')
+    : [];
 }
 
 function legacy(
@@ -218,16 +258,20 @@ function legacy(
 
 async function remember(
   config: NegotiationConfig,
-  url: string,
   connecting: Promise<Dialect>,
   offered: string,
 ): Promise<Dialect> {
   const dialect = await connecting;
-  await config.verdicts.set(url, {
+  await config.verdicts.set(config.stateless.url, {
     era: 'legacy',
     version: dialect.server.protocolVersion || offered,
   });
   return dialect;
+}
+
+/** The HTTP+SSE transport offers 2024-11-05, the revision it belongs to. */
+function sseConfig(config: NegotiationConfig): StatefulConfig {
+  return { ...config.stateful, protocolVersion: '2024-11-05' };
 }
 
 /** Sends `server/discover` and classifies the answer. Throws only what says nothing about the era. */

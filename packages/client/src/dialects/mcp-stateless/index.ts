@@ -362,7 +362,7 @@ export async function answerOf(
 }
 
 /** The newest revision both sides speak, from a server's list of supported versions. */
-export function commonVersion(data: unknown, ours: readonly string[]): string | undefined {
+function commonVersion(data: unknown, ours: readonly string[]): string | undefined {
   const supported = isObject(data) && Array.isArray(data['supported']) ? data['supported'] : [];
   return ours.find((version) => supported.includes(version));
 }
