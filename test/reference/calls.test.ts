@@ -107,13 +107,14 @@ test('no progress token is sent when no onProgress is given', async () => {
 test('progress pushes the deadline back: a call longer than timeoutMs succeeds while it reports', async () => {
   await using server = await startReferenceServer();
   await using client = createMcpClient(server.url);
-  // 6 steps 80 ms apart take ~480 ms, well past the 200 ms timeout, but each step restarts it.
+  // 5 steps 150 ms apart take ~750 ms, well past the 500 ms timeout, but each step restarts it
+  // (350 ms of slack per step keeps a loaded machine from failing it).
   const result = await client.callTool(
     'progress',
-    { steps: 6, delayMs: 80 },
-    { timeoutMs: 200, onProgress: () => {} },
+    { steps: 5, delayMs: 150 },
+    { timeoutMs: 500, onProgress: () => {} },
   );
-  expect(result.content).toEqual([{ type: 'text', text: 'done after 6 steps' }]);
+  expect(result.content).toEqual([{ type: 'text', text: 'done after 5 steps' }]);
 });
 
 test('progress never pushes the deadline past maxTimeoutMs', async () => {
