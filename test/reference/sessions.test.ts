@@ -112,7 +112,8 @@ test('a session that vanishes while a non-idempotent call is being resumed ends 
   await using server = await startReferenceServer();
   await using client = createMcpClient(server.url, { ...fast, listen: false });
   await client.listTools();
-  server.faults.closeAfterPriming(200);
+  // The server asks for 500 ms before the client resumes: time to drop the session first.
+  server.faults.closeAfterPriming(500);
   const call = client.callTool('count').catch((e: unknown) => e);
   await waitFor(() => posts(server, 'tools/call').length === 1);
   server.faults.dropSessions();
