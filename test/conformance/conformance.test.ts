@@ -21,7 +21,7 @@ const expected = loadExpectedFailures();
 /** The reference server the server-mode suites judge, with the fixtures they name. */
 let server: ReferenceServer | undefined;
 beforeAll(async () => {
-  server = await startReferenceServer({ conformanceFixtures: true });
+  server = await startReferenceServer({ conformanceFixtures: true, dualEra: true });
 });
 afterAll(async () => {
   await server?.close();

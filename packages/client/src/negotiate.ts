@@ -24,6 +24,7 @@ import {
   ContentTypeError,
   fromJsonRpcError,
   HttpStatusError,
+  JsonRpcError,
   MalformedMessageError,
   TimeoutError,
   UnsupportedServerError,
@@ -81,6 +82,7 @@ export interface NegotiationConfig {
 /** Statuses a legacy server gives a request it does not understand. */
 const NOT_MODERN = new Set([400, 404, 405, 406, 415]);
 const FALL_BACK_TO_SSE = new Set([400, 404, 405]);
+const MODERN_CODES = new Set([-32020, -32021, -32022]);
 const DATE = /\b\d{4}-\d{2}-\d{2}\b/g;
 
 type Probe =
@@ -209,13 +211,22 @@ async function legacyWithFallback(
   try {
     return await remember(config, legacy(config, events, deadline, offered), offered);
   } catch (error) {
+    // A refusal says nothing modern: an HTTP error, something that is not MCP, or a JSON-RPC error
+    // other than the modern codes riding on an error status.
+    const rpcRefusal =
+      error instanceof JsonRpcError &&
+      (error.status ?? 200) >= 400 &&
+      !MODERN_CODES.has(error.rpcCode);
     const refusal =
+      rpcRefusal ||
       error instanceof HttpStatusError ||
       error instanceof ContentTypeError ||
       error instanceof MalformedMessageError;
     if (isFinal(error) || !refusal) throw error;
     const probes = [`server/discover: ${probe.summary}`, `initialize: ${error.message}`];
-    if (!(error instanceof HttpStatusError && FALL_BACK_TO_SSE.has(error.status ?? 0))) {
+    if (
+      !((error instanceof HttpStatusError || rpcRefusal) && FALL_BACK_TO_SSE.has(error.status ?? 0))
+    ) {
       throw new UnsupportedServerError(probes, { url, cause: error });
     }
     try {

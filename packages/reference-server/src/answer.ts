@@ -1,5 +1,10 @@
 import type { ServerResponse } from 'node:http';
-import { createContext, type RequestContext, type ServerCore } from './context.ts';
+import {
+  createContext,
+  type MessageSink,
+  type RequestContext,
+  type ServerCore,
+} from './context.ts';
 import { sendEmpty, sendJson } from './http-util.ts';
 import {
   ErrorCode,
@@ -45,11 +50,11 @@ export function defaultRun(session: Session | undefined): Answer['run'] {
 }
 
 /** Runs one request; undefined means it was cancelled and must not be answered. */
-async function execute(
+export async function execute(
   core: ServerCore,
-  answer: Answer,
+  answer: Pick<Answer, 'session' | 'run'>,
   request: RpcRequest,
-  stream: SseStream | undefined,
+  stream: MessageSink | undefined,
 ): Promise<JsonObject | undefined> {
   const registry = answer.session?.inFlight ?? core.statelessInFlight;
   const controller = new AbortController();

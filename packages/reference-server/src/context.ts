@@ -8,8 +8,10 @@ import {
   type RpcResponse,
   requestMessage,
 } from './jsonrpc.ts';
+import type { LoggingLevel } from './logging.ts';
+import { passesThreshold } from './logging.ts';
+import type { ListenerHub } from './modern/listen.ts';
 import type { InFlightRequests, Session, SessionStore } from './session.ts';
-import type { SseStream } from './sse-stream.ts';
 import type { FixtureState } from './state.ts';
 import type { CancelledRequest } from './types.ts';
 
@@ -24,6 +26,32 @@ export interface ServerCore {
   readonly statelessInFlight: InFlightRequests;
   /** Aborted by `close()`: every sleep and wait in the server listens to it. */
   readonly closing: AbortSignal;
+  /** Whether /mcp and /mcp-json serve 2026-07-28 requests too (besides the legacy revisions). */
+  readonly dualEra: boolean;
+  /** The open `subscriptions/listen` streams of 2026-07-28 clients. */
+  readonly listeners: ListenerHub;
+  /** Signs and checks `requestState` (MRTR); random per server, so state cannot be forged. */
+  readonly stateKey: Buffer;
+}
+
+/** Where messages about one request can go: an SSE stream of a POST, or an HTTP+SSE channel. */
+export interface MessageSink {
+  /** Whether the sink has delivered everything it ever will. */
+  readonly finished: boolean;
+  /** Queues one message; false when it could not be sent. */
+  send(message: JsonObject, isResponse?: boolean): boolean;
+}
+
+/** What a 2026-07-28 request carries in `_meta` besides the version, for handlers to honour. */
+export interface ModernRequest {
+  /** `io.modelcontextprotocol/clientCapabilities`: the only capabilities a handler may rely on. */
+  readonly clientCapabilities: JsonObject;
+  /** `io.modelcontextprotocol/logLevel`; without it the request gets no log messages. */
+  readonly logLevel: LoggingLevel | undefined;
+  /** `inputResponses` of an MRTR retry, as sent (handlers check its shape). */
+  readonly inputResponses: unknown;
+  /** `requestState` of an MRTR retry, as sent. */
+  readonly requestState: unknown;
 }
 
 /** How a server-to-client request ended. */
@@ -42,6 +70,12 @@ export interface RequestContext {
   readonly signal: AbortSignal;
   /** `params._meta.progressToken` of the request, when the client asked for progress. */
   readonly progressToken: RequestId | undefined;
+  /** Set for 2026-07-28 requests, which are stateless: everything a handler may use is here. */
+  readonly modern: ModernRequest | undefined;
+  /** The key that signs `requestState`. */
+  readonly stateKey: Buffer;
+  /** Whether a log message at `level` may be sent for this request. */
+  logAllows(level: LoggingLevel): boolean;
   /** Sends a message about this request: on its POST stream, else the GET stream. False if dropped. */
   sendRelated(message: JsonObject): boolean;
   /** Sends a message not tied to this request: on the GET stream, else the POST stream. */
@@ -58,13 +92,17 @@ function progressTokenOf(request: RpcRequest): RequestId | undefined {
   return typeof token === 'string' || typeof token === 'number' ? token : undefined;
 }
 
-/** Builds the context for one request; `stream` is its POST's SSE stream when it has one. */
+/**
+ * Builds the context for one request; `stream` is where messages about it go (its POST's SSE
+ * stream, an HTTP+SSE channel, or a 2026-07-28 response stream), when it has one.
+ */
 export function createContext(
   core: ServerCore,
   request: RpcRequest,
   session: Session | undefined,
-  stream: SseStream | undefined,
+  stream: MessageSink | undefined,
   signal: AbortSignal,
+  modern?: ModernRequest,
 ): RequestContext {
   const openPostStream = () => (stream !== undefined && !stream.finished ? stream : undefined);
   const sendRelated = (message: JsonObject): boolean => {
@@ -80,6 +118,15 @@ export function createContext(
     fixtures: core.fixtures,
     signal,
     progressToken: progressTokenOf(request),
+    modern,
+    stateKey: core.stateKey,
+    logAllows(level) {
+      // 2026-07-28 has no logging/setLevel: a request without a level in _meta asked for no logs.
+      if (modern !== undefined) {
+        return modern.logLevel !== undefined && passesThreshold(level, modern.logLevel);
+      }
+      return passesThreshold(level, session?.logLevel);
+    },
     sendRelated,
     sendUnrelated,
     notifySessions(message, filter = () => true) {
@@ -88,6 +135,8 @@ export function createContext(
         if (other === session) sendUnrelated(message);
         else other.connectedStandalone()?.send(message);
       }
+      // 2026-07-28 clients hear about changes only on their subscriptions/listen streams.
+      core.listeners.publish(message);
     },
     async requestClient(method, timeoutMs, params) {
       if (session === undefined) return { kind: 'unreachable' };

@@ -13,6 +13,8 @@ import {
   type RpcNotification,
   type RpcRequest,
 } from './jsonrpc.ts';
+import { isModernMessage } from './modern/envelope.ts';
+import { handleModern } from './modern/handle.ts';
 import { initializeResult, negotiateVersion, requestedVersion } from './protocol.ts';
 import { type EndpointKind, Session } from './session.ts';
 import type { FailReply, ReceivedRequest } from './types.ts';
@@ -26,7 +28,7 @@ const SSE = 'text/event-stream';
 const JSON_TYPE = 'application/json';
 
 /** Reads the body, or returns undefined when it exceeds the size limit. */
-function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
+export function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -43,7 +45,7 @@ function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
   });
 }
 
-function parseJson(body: Buffer): { readonly value: unknown } | undefined {
+export function parseJson(body: Buffer): { readonly value: unknown } | undefined {
   try {
     return { value: JSON.parse(body.toString('utf8')) };
   } catch {
@@ -74,7 +76,7 @@ function sendFailure(res: ServerResponse, reply: FailReply): void {
 }
 
 /** Applies a client notification: initialized opens the session, cancelled aborts a request. */
-function receiveNotification(
+export function receiveNotification(
   core: ServerCore,
   session: Session | undefined,
   note: RpcNotification,
@@ -166,8 +168,9 @@ export async function handlePost(
     return;
   }
   const accept = header(req, 'accept');
-  if (!accepts(accept, JSON_TYPE) || (kind === 'sse' && !accepts(accept, SSE))) {
-    const wanted = kind === 'sse' ? `${JSON_TYPE} and ${SSE}` : JSON_TYPE;
+  const streaming = kind === 'sse' || kind === 'modern';
+  if (!accepts(accept, JSON_TYPE) || (streaming && !accepts(accept, SSE))) {
+    const wanted = streaming ? `${JSON_TYPE} and ${SSE}` : JSON_TYPE;
     sendRpcError(res, 406, ErrorCode.ServerError, `Not Acceptable: Accept must list ${wanted}`);
     return;
   }
@@ -180,6 +183,29 @@ export async function handlePost(
   const messages = values.map(classifyMessage);
   if (messages.length === 0 || !messages.every((message) => message !== undefined)) {
     sendRpcError(res, 400, ErrorCode.InvalidRequest, 'Invalid Request: not a JSON-RPC 2.0 message');
+    return;
+  }
+  // A dual-era endpoint tells the eras apart by the message itself: see isModernMessage.
+  const dualEra =
+    core.dualEra && (kind === 'sse' || kind === 'json') && isModernMessage(req, parsed.value);
+  if (kind === 'modern' || dualEra) {
+    const [message] = messages;
+    if (batch || message === undefined) {
+      sendRpcError(
+        res,
+        400,
+        ErrorCode.InvalidRequest,
+        'JSON-RPC batches are not part of MCP 2026-07-28',
+      );
+      return;
+    }
+    await handleModern(
+      core,
+      { modernOnly: kind === 'modern', streams: kind !== 'json' },
+      req,
+      res,
+      message,
+    );
     return;
   }
   const initialize = messages.find(

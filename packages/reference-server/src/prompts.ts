@@ -63,7 +63,8 @@ const PROMPTS: readonly PromptDefinition[] = [
   },
 ];
 
-function currentPrompts(fixtures: FixtureState): readonly PromptDefinition[] {
+/** The prompts a legacy session sees (2026-07-28 adds a few, see modern/prompts.ts). */
+export function currentPrompts(fixtures: FixtureState): readonly PromptDefinition[] {
   return fixtures.conformance ? [...PROMPTS, ...CONFORMANCE_PROMPTS] : PROMPTS;
 }
 

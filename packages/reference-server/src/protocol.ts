@@ -17,7 +17,7 @@ export const SERVER_NAME = 'toolwire-reference-server';
 /** `serverInfo.version`; kept in step with package.json by hand (the build cannot import it). */
 export const SERVER_VERSION = '0.1.0';
 
-const INSTRUCTIONS =
+export const INSTRUCTIONS =
   'Deterministic MCP reference server for tests. Tools: echo, add, bad_structure, progress, slow, ' +
   'fail, media, count, toggle_tool, ping_client, log, large, bump. Resources live under ref://, ' +
   'items follow the template ref://items/{id}; prompts: greet, summarize.';

@@ -1,11 +1,15 @@
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ServerCore } from './context.ts';
 import { handleDelete, handleGet } from './endpoint.ts';
 import { FaultController } from './faults.ts';
+import { HttpSseTransport, MESSAGES_PATH } from './http-sse.ts';
 import { header, headerRecord, sendEmpty, sendJson, sendRpcError } from './http-util.ts';
 import { ErrorCode, errorMessage } from './jsonrpc.ts';
+import { MODERN_VERSIONS } from './modern/envelope.ts';
+import { ListenerHub } from './modern/listen.ts';
 import { OriginPolicy } from './origin-policy.ts';
 import { handlePost } from './post.ts';
 import { type EndpointKind, InFlightRequests, SessionStore } from './session.ts';
@@ -19,14 +23,27 @@ import type {
 
 const DEFAULT_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
 
+/** Keep-alive comments on quiet subscriptions/listen streams, unless the options say otherwise. */
+const DEFAULT_KEEP_ALIVE_MS = 15_000;
+/** How long close() lets listen streams flush their final response before cutting sockets. */
+const GRACEFUL_CLOSE_MS = 500;
+
 const ENDPOINTS = new Map<string, EndpointKind>([
   ['/mcp', 'sse'],
   ['/mcp-json', 'json'],
   ['/mcp-stateless', 'stateless'],
+  ['/mcp-modern', 'modern'],
 ]);
+
+/** The 2024-11-05 HTTP+SSE transport's stream endpoint (its POST endpoint is MESSAGES_PATH). */
+const SSE_PATH = '/sse';
 
 function validate(options: ReferenceServerOptions): void {
   const { port = 0, pageSize = 5, versions = DEFAULT_VERSIONS } = options;
+  const { keepAliveMs = DEFAULT_KEEP_ALIVE_MS } = options;
+  if (!Number.isSafeInteger(keepAliveMs) || keepAliveMs < 1) {
+    throw new RangeError(`keepAliveMs must be a positive integer, got ${keepAliveMs}`);
+  }
   if (!Number.isSafeInteger(port) || port < 0 || port > 65535) {
     throw new RangeError(`port must be an integer from 0 to 65535, got ${port}`);
   }
@@ -55,10 +72,24 @@ function logEntry(req: IncomingMessage, path: string): ReceivedRequest {
 }
 
 /** Handles one HTTP request: log it, apply the delay fault, check Host/Origin, dispatch by path. */
+function methodNotAllowed(res: ServerResponse, allowed: string): void {
+  const refusal = errorMessage(null, ErrorCode.ServerError, `Method Not Allowed: use ${allowed}`);
+  sendJson(res, 405, refusal, { allow: allowed });
+}
+
+/** GET and DELETE belong to the stateful revisions; a 2026-07-28 client never has a use for them. */
+function isModernGetOrDelete(core: ServerCore, kind: EndpointKind, req: IncomingMessage): boolean {
+  if (kind === 'modern') return true;
+  if (!core.dualEra) return false;
+  const version = header(req, 'mcp-protocol-version');
+  return version !== undefined && MODERN_VERSIONS.includes(version);
+}
+
 async function route(
   core: ServerCore,
   policy: OriginPolicy,
   log: ReceivedRequest[],
+  httpSse: HttpSseTransport,
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<void> {
@@ -71,29 +102,48 @@ async function route(
     sendRpcError(res, 403, ErrorCode.ServerError, 'Forbidden: Host or Origin is not allowed');
     return;
   }
+  // The HTTP+SSE transport. A POST to its stream URL fails as on servers that only have that
+  // transport: a bare 405 that knows nothing of JSON-RPC.
+  if (path === SSE_PATH) {
+    if (req.method === 'GET') httpSse.open(core, res);
+    else sendEmpty(res, 405, { allow: 'GET' });
+    return;
+  }
+  if (path === MESSAGES_PATH) {
+    if (req.method === 'POST') return httpSse.post(core, req, res, entry);
+    methodNotAllowed(res, 'POST');
+    return;
+  }
   const kind = ENDPOINTS.get(path);
   if (kind === undefined) {
     sendEmpty(res, 404);
     return;
   }
-  const allowed = kind === 'stateless' ? 'POST' : 'GET, POST, DELETE';
+  const allowed = kind === 'stateless' || kind === 'modern' ? 'POST' : 'GET, POST, DELETE';
   switch (req.method) {
     case 'POST':
       return handlePost(core, kind, req, res, entry);
     case 'GET':
-      if (kind !== 'stateless') return handleGet(core, kind, req, res);
+      if (kind !== 'stateless' && !isModernGetOrDelete(core, kind, req))
+        return handleGet(core, kind, req, res);
       break;
     case 'DELETE':
-      if (kind !== 'stateless') return handleDelete(core, kind, req, res);
+      if (kind !== 'stateless' && !isModernGetOrDelete(core, kind, req)) {
+        return handleDelete(core, kind, req, res);
+      }
       break;
   }
-  const refusal = errorMessage(null, ErrorCode.ServerError, `Method Not Allowed: use ${allowed}`);
-  sendJson(res, 405, refusal, { allow: allowed });
+  // A 2026-07-28 GET or DELETE on a dual-era endpoint is told what that revision allows.
+  const modernVerb =
+    (req.method === 'GET' || req.method === 'DELETE') && isModernGetOrDelete(core, kind, req);
+  methodNotAllowed(res, modernVerb ? 'POST' : allowed);
 }
 
 /**
- * Starts a reference MCP server speaking Streamable HTTP on three endpoints: `/mcp` (stateful,
- * SSE answers), `/mcp-json` (stateful, JSON answers) and `/mcp-stateless`.
+ * Starts a reference MCP server. `/mcp` (SSE answers) and `/mcp-json` (JSON answers) are
+ * dual-era: stateful sessions for 2025-11-25 and earlier, stateless 2026-07-28 for requests that
+ * carry its `_meta`. `/mcp-stateless` is the sessionless legacy endpoint, `/mcp-modern` speaks
+ * only 2026-07-28, and `/sse` + `/messages` are the 2024-11-05 HTTP+SSE transport.
  */
 export async function startReferenceServer(
   options: ReferenceServerOptions = {},
@@ -117,16 +167,22 @@ export async function startReferenceServer(
     cancelled,
     statelessInFlight: new InFlightRequests(),
     closing: closing.signal,
+    // The conformance suites judge both eras at one URL, so their fixtures come with both.
+    dualEra: options.dualEra ?? false,
+    listeners: new ListenerHub(options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS),
+    stateKey: randomBytes(32),
   };
+  const httpSse = new HttpSseTransport();
+  let stopping = false;
 
   let policy: OriginPolicy | undefined;
   const sockets = new Set<Socket>();
   const server = createServer((req, res) => {
-    if (policy === undefined || closing.signal.aborted) {
+    if (policy === undefined || stopping) {
       res.destroy();
       return;
     }
-    route(core, policy, log, req, res).catch(() => {
+    route(core, policy, log, httpSse, req, res).catch(() => {
       // Closing aborts pending sleeps; anything else is a server bug worth a 500.
       if (closing.signal.aborted) res.destroy();
       else if (!res.headersSent) sendRpcError(res, 500, ErrorCode.InternalError, 'Internal error');
@@ -149,16 +205,30 @@ export async function startReferenceServer(
   policy = new OriginPolicy(address.port, host, options.allowedOrigins ?? []);
 
   let closed: Promise<void> | undefined;
+  /** Listen streams end with their final response, given a moment to reach the client. */
+  const endSubscriptions = async (): Promise<void> => {
+    const grace = new AbortController();
+    await Promise.race([
+      core.listeners.closeAll(),
+      sleep(GRACEFUL_CLOSE_MS, undefined, { signal: grace.signal }).catch(() => undefined),
+    ]);
+    grace.abort();
+  };
   const close = (): Promise<void> => {
-    closed ??= new Promise<void>((resolve) => {
-      closing.abort();
-      for (const session of sessions.all()) session.terminate();
-      sessions.clear();
-      core.statelessInFlight.abortAll();
-      // The callback runs once the listener and every connection are gone.
-      server.close(() => resolve());
-      for (const socket of sockets) socket.destroy();
-    });
+    stopping = true;
+    closed ??= endSubscriptions().then(
+      () =>
+        new Promise<void>((resolve) => {
+          closing.abort();
+          httpSse.closeAll();
+          for (const session of sessions.all()) session.terminate();
+          sessions.clear();
+          core.statelessInFlight.abortAll();
+          // The callback runs once the listener and every connection are gone.
+          server.close(() => resolve());
+          for (const socket of sockets) socket.destroy();
+        }),
+    );
     return closed;
   };
 
@@ -167,6 +237,8 @@ export async function startReferenceServer(
     stateful: `${base}/mcp`,
     statefulJson: `${base}/mcp-json`,
     stateless: `${base}/mcp-stateless`,
+    modern: `${base}/mcp-modern`,
+    sse: `${base}${SSE_PATH}`,
   };
   return {
     url: urls.stateful,

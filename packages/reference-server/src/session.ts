@@ -1,10 +1,14 @@
 import { randomUUID } from 'node:crypto';
+import type { MessageSink } from './context.ts';
 import { idKey, type JsonObject, type RequestId, type RpcResponse } from './jsonrpc.ts';
 import type { LoggingLevel } from './logging.ts';
 import { SseStream } from './sse-stream.ts';
 
-/** Which endpoint a session (or request) belongs to. */
-export type EndpointKind = 'sse' | 'json' | 'stateless';
+/**
+ * Which endpoint a session (or request) belongs to: `modern` is the 2026-07-28-only endpoint,
+ * `http-sse` the 2024-11-05 HTTP+SSE transport.
+ */
+export type EndpointKind = 'sse' | 'json' | 'stateless' | 'modern' | 'http-sse';
 
 /** Finished POST streams kept for late resumption; older ones are forgotten. */
 const MAX_RETAINED_STREAMS = 64;
@@ -57,6 +61,8 @@ export class Session {
   readonly #streams = new Map<string, SseStream>();
   readonly #awaitingClient = new Map<string, (response: RpcResponse) => void>();
   #standalone: SseStream | undefined;
+  /** The HTTP+SSE transport's one stream, which carries every server message of the session. */
+  #channel: MessageSink | undefined;
   #nextStream = 1;
   #nextRequest = 1;
 
@@ -84,8 +90,14 @@ export class Session {
   }
 
   /** The standalone stream, but only while a GET connection is carrying it. */
-  connectedStandalone(): SseStream | undefined {
+  connectedStandalone(): MessageSink | undefined {
+    if (this.#channel !== undefined) return this.#channel.finished ? undefined : this.#channel;
     return this.#standalone?.connected === true ? this.#standalone : undefined;
+  }
+
+  /** Makes `channel` (an HTTP+SSE stream) the way every server message reaches this session. */
+  useChannel(channel: MessageSink): void {
+    this.#channel = channel;
   }
 
   /** Finds the stream a `Last-Event-ID` belongs to, and the position to resume after. */

@@ -13,6 +13,8 @@ export class FixtureState {
   counter = 0;
   /** Whether `toggle_tool` has currently added the `bonus` tool. */
   bonusTool = false;
+  /** Whether the conformance hook `test_trigger_prompt_change` has added the prompt `bonus_prompt`. */
+  bonusPrompt = false;
 
   constructor(pageSize: number, conformance = false) {
     this.pageSize = pageSize;

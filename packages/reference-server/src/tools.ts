@@ -1,10 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { CONFORMANCE_MRTR_TOOLS } from './conformance/mrtr-tools.ts';
 import { CONFORMANCE_TOOLS } from './conformance/tools.ts';
 import { errorResult, text, textResult } from './content.ts';
 import type { RequestContext } from './context.ts';
 import { ErrorCode, isObject, type JsonObject, notificationMessage, RpcError } from './jsonrpc.ts';
-import { isLoggingLevel, LOG_LEVELS, passesThreshold } from './logging.ts';
+import { isLoggingLevel, LOG_LEVELS } from './logging.ts';
 import { PNG_BASE64, WAV_BASE64 } from './media.ts';
+import { ASK_NAME_TOOL } from './modern/tools.ts';
 import { pageResult, paginate } from './pagination.ts';
 import { COUNTER_URI, HELLO_TEXT, HELLO_URI } from './resources.ts';
 import { checkArguments } from './schema-check.ts';
@@ -19,6 +21,8 @@ export interface ToolDefinition {
   readonly inputSchema: JsonObject;
   readonly outputSchema?: JsonObject;
   readonly annotations?: JsonObject;
+  /** `modern`: listed and callable only in 2026-07-28 (it answers with `input_required`). */
+  readonly era?: 'modern';
   run(args: JsonObject, ctx: RequestContext): JsonObject | Promise<JsonObject>;
 }
 
@@ -61,6 +65,26 @@ const BONUS_TOOL: ToolDefinition = {
 };
 
 const TOOLS: readonly ToolDefinition[] = [
+  {
+    name: 'regional',
+    // Its point is the Mcp-Param-Region header, which only 2026-07-28 has. First, so that a
+    // client reading one page of a 2026-07-28 tools/list finds a tool with x-mcp-header.
+    era: 'modern',
+    description:
+      'Runs a query in a region. The region travels as the Mcp-Param-Region header (x-mcp-header) ' +
+      'in 2026-07-28, so intermediaries can route on it.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        region: { type: 'string', description: 'Where to run it.', 'x-mcp-header': 'Region' },
+        query: { type: 'string' },
+      },
+      required: ['region'],
+    },
+    annotations: { readOnlyHint: true, idempotentHint: true },
+    run: (args) =>
+      textResult(`region ${stringArg(args, 'region')}: ${String(args['query'] ?? '')}`),
+  },
   {
     name: 'echo',
     description: 'Returns the given text unchanged as a single text block.',
@@ -227,7 +251,7 @@ const TOOLS: readonly ToolDefinition[] = [
     },
     run: (args, ctx) => {
       const level = args['level'];
-      if (isLoggingLevel(level) && passesThreshold(level, ctx.session?.logLevel)) {
+      if (isLoggingLevel(level) && ctx.logAllows(level)) {
         ctx.sendUnrelated(
           notificationMessage('notifications/message', {
             level,
@@ -267,10 +291,17 @@ const TOOLS: readonly ToolDefinition[] = [
 ];
 
 function currentTools(ctx: RequestContext): readonly ToolDefinition[] {
-  const conformance = ctx.fixtures.conformance ? CONFORMANCE_TOOLS : [];
-  return ctx.fixtures.bonusTool
-    ? [...TOOLS, ...conformance, BONUS_TOOL]
-    : [...TOOLS, ...conformance];
+  const conformance = ctx.fixtures.conformance
+    ? [...CONFORMANCE_TOOLS, ...CONFORMANCE_MRTR_TOOLS]
+    : [];
+  const all = [
+    ...TOOLS,
+    ASK_NAME_TOOL,
+    ...conformance,
+    ...(ctx.fixtures.bonusTool ? [BONUS_TOOL] : []),
+  ];
+  // Legacy sessions never see the tools that answer input_required: they could not use them.
+  return ctx.modern === undefined ? all.filter((tool) => tool.era !== 'modern') : all;
 }
 
 function describe(tool: ToolDefinition): JsonObject {
@@ -282,6 +313,11 @@ function describe(tool: ToolDefinition): JsonObject {
   if (tool.outputSchema !== undefined) descriptor['outputSchema'] = tool.outputSchema;
   if (tool.annotations !== undefined) descriptor['annotations'] = tool.annotations;
   return descriptor;
+}
+
+/** The tool a call names, if the caller's era offers it. */
+export function findTool(name: unknown, ctx: RequestContext): ToolDefinition | undefined {
+  return currentTools(ctx).find((candidate) => candidate.name === name);
 }
 
 /** `tools/list`: one page of tool descriptors. */

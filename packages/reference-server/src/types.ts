@@ -19,6 +19,16 @@ export interface ReferenceServerOptions {
    * fixture lists stay as documented.
    */
   conformanceFixtures?: boolean;
+  /**
+   * Makes `/mcp` and `/mcp-json` dual-era: requests carrying the 2026-07-28 `_meta` are served
+   * statelessly in that revision, `initialize` still opens a legacy session. Off by default, so
+   * that a client negotiating on its own finds the legacy server these endpoints always were (the
+   * conformance runner turns it on: its suites judge both eras at `url`).
+   * `/mcp-modern` speaks 2026-07-28 either way.
+   */
+  dualEra?: boolean;
+  /** Interval of the keep-alive comments on quiet `subscriptions/listen` streams; default 15000. */
+  keepAliveMs?: number;
 }
 
 /** One HTTP request as the server received it, for assertions about what a client sent. */
@@ -83,13 +93,20 @@ export interface Faults {
 export interface ReferenceServer {
   /** The stateful endpoint that answers POSTs with SSE, `http://127.0.0.1:PORT/mcp`. */
   url: string;
-  /** All three endpoints: stateful SSE (`/mcp`), stateful JSON-only (`/mcp-json`), stateless. */
-  urls: { stateful: string; statefulJson: string; stateless: string };
+  /**
+   * Every endpoint: dual-era SSE (`/mcp`), dual-era JSON-only (`/mcp-json`), stateless legacy
+   * (`/mcp-stateless`), 2026-07-28 only (`/mcp-modern`) and the 2024-11-05 HTTP+SSE stream
+   * (`/sse`, which names its POST endpoint in its first event).
+   */
+  urls: { stateful: string; statefulJson: string; stateless: string; modern: string; sse: string };
   /** Fault injection switches. */
   faults: Faults;
   /** Every HTTP request received, in arrival order. */
   log: ReceivedRequest[];
-  /** Every `notifications/cancelled` received, in arrival order. */
+  /**
+   * Every cancellation, in arrival order: each `notifications/cancelled`, and each 2026-07-28
+   * request whose client closed its response stream before the answer.
+   */
   cancelled: CancelledRequest[];
   /** Closes all connections (open SSE streams and idle keep-alive sockets too) and timers; idempotent. */
   close(): Promise<void>;

@@ -29,8 +29,9 @@ export function describeServer(
   response: JsonRpcResponse,
   supported: readonly string[],
   url: string,
+  status?: number,
 ): ServerDescription {
-  const context = { url, method: 'initialize' };
+  const context = { url, method: 'initialize', status };
   if ('error' in response) {
     const theirs = supportedIn(response);
     if (theirs.length > 0) {

@@ -7,7 +7,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { errorResult, text, textResult } from '../content.ts';
 import type { RequestContext } from '../context.ts';
 import { type JsonObject, notificationMessage } from '../jsonrpc.ts';
-import { passesThreshold } from '../logging.ts';
 import { PNG_BASE64, WAV_BASE64 } from '../media.ts';
 import type { ToolDefinition } from '../tools.ts';
 import { CLIENT_REQUEST_TOOLS } from './client-request-tools.ts';
@@ -20,7 +19,7 @@ const READ_ONLY: JsonObject = { readOnlyHint: true, idempotentHint: true };
 
 /** Sends an info message about this call, on its own stream, when the session's level lets it. */
 function logInfo(ctx: RequestContext, message: string): void {
-  if (!passesThreshold('info', ctx.session?.logLevel)) return;
+  if (!ctx.logAllows('info')) return;
   ctx.sendRelated(
     notificationMessage('notifications/message', {
       level: 'info',

@@ -1,6 +1,8 @@
 /** One server-sent event as a client sees it. */
 export interface SseEvent {
   id?: string;
+  /** The `event:` field (the HTTP+SSE transport names its events); absent means `message`. */
+  event?: string;
   data: string;
   retry?: number;
 }
@@ -85,6 +87,7 @@ function parseBlock(block: string): SseEvent | undefined {
     seen = true;
     if (field === 'data') data.push(value);
     else if (field === 'id') event.id = value;
+    else if (field === 'event') event.event = value;
     else if (field === 'retry' && /^\d+$/.test(value)) event.retry = Number(value);
   }
   event.data = data.join('\n');

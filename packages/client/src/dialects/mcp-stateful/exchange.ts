@@ -42,6 +42,8 @@ export interface ExchangeOptions {
 
 export interface Exchanged {
   response: JsonRpcResponse;
+  /** The HTTP status the response came with (a JSON-RPC error may ride on a 4xx). */
+  status: number;
   header(name: string): string | undefined;
 }
 
@@ -57,6 +59,7 @@ export async function exchange(
     const response = await post(wire, request, signal);
     const exchanged = (message: JsonRpcResponse): Exchanged => ({
       response: message,
+      status: response.status,
       header: response.header,
     });
     if (response.status === 200 && response.mediaType === 'text/event-stream') {

@@ -185,7 +185,7 @@ export class StatefulDialect implements Dialect {
         },
       );
     };
-    let { response, header } = await handshake(config.protocolVersion);
+    let { response, header, status } = await handshake(config.protocolVersion);
     // A refusal that lists the server's revisions: offer the best one both sides speak, once.
     const common = config.supportedVersions.find((version) =>
       supportedIn(response).includes(version),
@@ -194,7 +194,7 @@ export class StatefulDialect implements Dialect {
       ({ response, header } = await handshake(common));
     const sessionId = header('mcp-session-id');
     try {
-      this.server = describeServer(response, config.supportedVersions, config.url);
+      this.server = describeServer(response, config.supportedVersions, config.url, status);
     } catch (error) {
       // The server may have made a session we cannot use: end it before giving up.
       session.start(sessionId, '');
