@@ -1,0 +1,77 @@
+/**
+ * Each client's id, the driver file that speaks to it, the path it is measured on, and the
+ * modules a program imports to use it (for the import-time figure). `baseline` names the raw
+ * undici floor its ratios are taken against.
+ */
+import { LEGACY_PATH, MODERN_PATH } from './protocol.ts';
+
+export interface ClientEntry {
+  id: string;
+  label: string;
+  driver: string;
+  path: string;
+  baseline: string;
+  modules: readonly string[];
+}
+
+export const CLIENTS: readonly ClientEntry[] = [
+  {
+    id: 'undici',
+    label: 'raw undici (floor)',
+    driver: 'undici',
+    path: LEGACY_PATH,
+    baseline: 'undici',
+    modules: ['undici', 'eventsource-parser'],
+  },
+  {
+    id: 'toolwire',
+    label: 'toolwire',
+    driver: 'toolwire',
+    path: LEGACY_PATH,
+    baseline: 'undici',
+    modules: ['@toolwire/client'],
+  },
+  {
+    id: 'sdk1',
+    label: 'official 1.x',
+    driver: 'sdk1',
+    path: LEGACY_PATH,
+    baseline: 'undici',
+    modules: [
+      '@modelcontextprotocol/sdk/client/index.js',
+      '@modelcontextprotocol/sdk/client/streamableHttp.js',
+    ],
+  },
+  {
+    id: 'sdk2',
+    label: 'official v2',
+    driver: 'sdk2',
+    path: LEGACY_PATH,
+    baseline: 'undici',
+    modules: ['@modelcontextprotocol/client'],
+  },
+  {
+    id: 'ai-sdk',
+    label: '@ai-sdk/mcp',
+    driver: 'ai-sdk',
+    path: LEGACY_PATH,
+    baseline: 'undici',
+    modules: ['@ai-sdk/mcp'],
+  },
+  {
+    id: 'undici-2026',
+    label: 'raw undici, 2026-07-28',
+    driver: 'undici',
+    path: MODERN_PATH,
+    baseline: 'undici-2026',
+    modules: [],
+  },
+  {
+    id: 'toolwire-2026',
+    label: 'toolwire, 2026-07-28',
+    driver: 'toolwire',
+    path: MODERN_PATH,
+    baseline: 'undici-2026',
+    modules: [],
+  },
+];

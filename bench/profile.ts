@@ -1,0 +1,49 @@
+/**
+ * One scenario alone, for a profiler: a client's calls at a concurrency for a few seconds, with
+ * nothing else in the process. The server is started here as a child and killed at the end.
+ *
+ * Usage: node --cpu-prof --cpu-prof-dir=<dir> --conditions=@toolwire/source bench/profile.ts
+ *          [client-id=toolwire] [json|sse|stream200|stream16k] [concurrency=32] [seconds=5]
+ */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { Driver } from './drivers/driver.ts';
+import { load } from './measure.ts';
+import { CLIENTS } from './modules.ts';
+import { STREAM_SIZES, TOOLS } from './protocol.ts';
+
+const [id = 'toolwire', kind = 'json', concurrencyText = '32', secondsText = '5'] =
+  process.argv.slice(2);
+const entry = CLIENTS.find((client) => client.id === id);
+if (!entry) throw new Error(`unknown client ${id}`);
+const server = spawn(process.execPath, [fileURLToPath(new URL('./server.ts', import.meta.url))], {
+  stdio: ['pipe', 'pipe', 'inherit'],
+});
+try {
+  const port = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('server did not start')), 10_000);
+    server.stdout.setEncoding('utf8').once('data', (line: string) => {
+      clearTimeout(timer);
+      resolve(/PORT (\d+)/.exec(line)?.[1] ?? '');
+    });
+  });
+  const { default: driver } = (await import(`./drivers/${entry.driver}.ts`)) as {
+    default: Driver;
+  };
+  const session = await driver.connect(`http://127.0.0.1:${port}${entry.path}`);
+  const seconds = Math.min(Number(secondsText), 60);
+  // stream200 / stream16k: the SSE parse scenarios, one call reading ~1 MB of events.
+  const stream = STREAM_SIZES.find(({ s }) => kind === `stream${s === 200 ? '200' : '16k'}`);
+  const tool = stream ? TOOLS.stream : kind === 'sse' ? TOOLS.sse : TOOLS.json;
+  const figures = await load(
+    session,
+    tool,
+    Number(concurrencyText),
+    { warmup: stream ? 3 : 1000, count: 1_000_000, maxMs: seconds * 1000 },
+    stream ? { k: stream.k, s: stream.s } : {},
+  );
+  await session.close();
+  process.stdout.write(`${JSON.stringify(figures)}\n`);
+} finally {
+  server.kill('SIGTERM');
+}

@@ -1,0 +1,35 @@
+/**
+ * What the bench server and every driver agree on: paths, tool names, revisions. One place, so
+ * a driver and the server cannot drift apart.
+ */
+
+/** Stateful Streamable HTTP (2025-11-25): every client speaks it, so it is the common ground. */
+export const LEGACY_PATH = '/mcp';
+/** Stateless 2026-07-28 (`server/discover`): only toolwire and the raw floor are driven here. */
+export const MODERN_PATH = '/modern';
+/** Control endpoint for the request counters; never counted itself. */
+export const STATS_PATH = '/_stats';
+/** The counter key for TCP connections accepted (the others are requests). */
+export const TCP_CONNECTION = 'TCP connection';
+
+export const LEGACY_VERSION = '2025-11-25';
+export const MODERN_VERSION = '2026-07-28';
+
+export const TOOLS = {
+  /** Answered with a JSON body. */
+  json: 'echo',
+  /** Answered with an SSE stream holding one event: the result. */
+  sse: 'echo_sse',
+  /** SSE: `n` progress-less log notifications, then the result. */
+  notify: 'notify',
+  /** SSE: `k` log notifications carrying `s` bytes of data each, then the result. */
+  stream: 'stream',
+} as const;
+
+/** Event sizes measured for SSE parse throughput: small events and large ones. */
+export const STREAM_SIZES = [
+  { label: '200 B', s: 200, k: 5000 },
+  { label: '16 KiB', s: 16_384, k: 64 },
+] as const;
+
+export const ECHO_TEXT = 'ok';

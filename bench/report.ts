@@ -1,0 +1,134 @@
+/**
+ * The markdown report: per client, the median over rounds, the min–max, and the median of the
+ * per-round ratio to the raw undici floor measured in the same round (so drift between rounds
+ * cancels out of the ratio).
+ */
+
+import { CLIENTS } from './modules.ts';
+import { median, range } from './stats.ts';
+import type { WorkerResult } from './worker.ts';
+
+export interface RoundResults {
+  results: Map<string, WorkerResult>;
+  importMs: Map<string, number>;
+}
+
+type Pick = (result: WorkerResult, round: RoundResults) => number | undefined;
+/** A column whose ratio to the floor means nothing (a signed growth) shows none. */
+const NO_RATIO = new Set<Pick>();
+
+function fmt(value: number, digits: number): string {
+  if (!Number.isFinite(value)) return '–';
+  return value.toFixed(digits);
+}
+
+/** `median (min–max) ×ratio` for one client and one figure. */
+function cell(
+  rounds: RoundResults[],
+  id: string,
+  baseline: string,
+  pick: Pick,
+  digits: number,
+): string {
+  const values: number[] = [];
+  const ratios: number[] = [];
+  for (const round of rounds) {
+    const mine = round.results.get(id);
+    const base = round.results.get(baseline);
+    const value = mine ? pick(mine, round) : undefined;
+    if (value === undefined) continue;
+    values.push(value);
+    const reference = base ? pick(base, round) : undefined;
+    if (reference && id !== baseline && !NO_RATIO.has(pick)) ratios.push(value / reference);
+  }
+  if (values.length === 0) return '–';
+  const [low, high] = range(values);
+  const ratio = ratios.length ? ` ×${fmt(median(ratios), 2)}` : '';
+  return `${fmt(median(values), digits)} (${fmt(low, digits)}–${fmt(high, digits)})${ratio}`;
+}
+
+function table(rounds: RoundResults[], columns: [string, Pick, number][]): string {
+  const lines = [
+    `| client | ${columns.map(([name]) => name).join(' | ')} |`,
+    `| --- | ${columns.map(() => '---').join(' | ')} |`,
+  ];
+  for (const client of CLIENTS) {
+    if (!rounds.some((round) => round.results.has(client.id))) continue;
+    const cells = columns.map(([, pick, digits]) =>
+      cell(rounds, client.id, client.baseline, pick, digits),
+    );
+    lines.push(`| ${client.label} | ${cells.join(' | ')} |`);
+  }
+  return lines.join('\n');
+}
+
+const SCENARIOS = ['JSON c1', 'JSON c32', 'SSE c1', 'SSE c32'];
+
+function perScenario(
+  field: 'callsPerSec' | 'p50Ms' | 'p99Ms' | 'cpuUsPerCall' | 'allocBytesPerCall',
+  scale = 1,
+  digits = 0,
+): [string, Pick, number][] {
+  return SCENARIOS.map((name) => [
+    name,
+    (r) => (r.load[name]?.[field] ?? Number.NaN) * scale,
+    digits,
+  ]);
+}
+
+const heapPick: Pick = (r) => r.heapPer1000;
+NO_RATIO.add(heapPick);
+
+export function markdown(header: string[], rounds: RoundResults[]): string {
+  const last = (id: string) => rounds.at(-1)?.results.get(id);
+  const connectNotes = CLIENTS.map((client) => {
+    const result = last(client.id);
+    if (!result) return undefined;
+    const seen = Object.entries(result.connectBreakdown).map(([what, n]) => `${what} ×${n}`);
+    const left = result.handlesLeft.length ? result.handlesLeft.join(', ') : 'none';
+    return `| ${client.label} | ${seen.join(', ')} | ${left} |`;
+  }).filter((line) => line !== undefined);
+  return [
+    ...header,
+    '',
+    'Cells: median over rounds (min–max) ×median per-round ratio to raw undici on the same path.',
+    '',
+    '## Throughput (calls/s, higher is better)',
+    '',
+    table(rounds, perScenario('callsPerSec')),
+    '',
+    '## Latency p50 (ms)',
+    '',
+    table(rounds, perScenario('p50Ms', 1, 3)),
+    '',
+    '## Latency p99 (ms)',
+    '',
+    table(rounds, perScenario('p99Ms', 1, 3)),
+    '',
+    '## Client CPU per call (µs, user+system of the client process)',
+    '',
+    table(rounds, perScenario('cpuUsPerCall', 1, 1)),
+    '',
+    '## JS heap allocated per call (KB)',
+    '',
+    table(rounds, perScenario('allocBytesPerCall', 1 / 1000, 1)),
+    '',
+    '## SSE parse (MB/s of event data), connect, import, heap, handles',
+    '',
+    table(rounds, [
+      ['parse 200 B events', (r) => r.parseMBps['200 B'], 1],
+      ['parse 16 KiB events', (r) => r.parseMBps['16 KiB'], 1],
+      ['connect (ms)', (r) => r.connectMs, 2],
+      ['requests per connect', (r) => r.connectRequests, 0],
+      ['import (ms)', (r, round) => round.importMs.get(r.client), 1],
+      ['heap growth per 1,000 calls (B)', heapPick, 0],
+    ]),
+    '',
+    '## What the server saw per connect, and handles left after close() (last round)',
+    '',
+    '| client | requests during connect (+20 ms) | active resources left after close() |',
+    '| --- | --- | --- |',
+    ...connectNotes,
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,115 @@
+/**
+ * The benchmark run: starts the bench server, then for each round runs every client in a fresh
+ * child process (the order rotated each round, so no client always runs first or last), and
+ * writes the report to bench/results/<date>-<quick|full>.md and bench/results/latest.md.
+ *
+ * Usage: node --conditions=@toolwire/source bench/run.ts [--quick]
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { cpus } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { CLIENTS } from './modules.ts';
+import { markdown, type RoundResults } from './report.ts';
+import type { WorkerResult } from './worker.ts';
+
+const quick = process.argv.includes('--quick');
+const ROUNDS = quick ? 2 : 5;
+const CHILD_TIMEOUT_MS = quick ? 30_000 : 90_000;
+const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
+const children = new Set<ChildProcess>();
+
+/** Runs a child to completion and returns its stdout; killed when it overruns. */
+function runChild(args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    children.add(child);
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      out += chunk;
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), CHILD_TIMEOUT_MS);
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      children.delete(child);
+      if (code === 0) resolve(out);
+      else reject(new Error(`${args.join(' ')}: exit ${code ?? signal}`));
+    });
+  });
+}
+
+/** Starts the server; its stdin is our pipe, so it also exits if this process dies. */
+function startServer(): Promise<{ port: string; child: ChildProcess }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [here('./server.ts')], {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
+    children.add(child);
+    const timer = setTimeout(() => reject(new Error('server did not start')), 10_000);
+    child.stdout?.setEncoding('utf8').once('data', (line: string) => {
+      clearTimeout(timer);
+      const port = /PORT (\d+)/.exec(line)?.[1];
+      if (port) resolve({ port, child });
+      else reject(new Error(`server said: ${line}`));
+    });
+  });
+}
+
+const FLAGS = ['--conditions=@toolwire/source'];
+
+async function main(): Promise<void> {
+  const started = new Date();
+  const { port } = await startServer();
+  const rounds: RoundResults[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const order = CLIENTS.map((_, i) => CLIENTS[(i + round) % CLIENTS.length]!);
+    const results = new Map<string, WorkerResult>();
+    const importMs = new Map<string, number>();
+    for (const client of order) {
+      if (client.modules.length > 0) {
+        importMs.set(
+          client.id,
+          Number(await runChild([...FLAGS, here('./import-time.ts'), client.id])),
+        );
+      }
+      const args = [
+        ...FLAGS,
+        '--expose-gc',
+        '--no-flush-bytecode',
+        here('./worker.ts'),
+        client.id,
+        port,
+      ];
+      if (quick) args.push('--quick');
+      try {
+        results.set(client.id, JSON.parse(await runChild(args)) as WorkerResult);
+      } catch (error) {
+        process.stderr.write(`round ${round + 1}, ${client.id}: ${String(error)}\n`);
+      }
+    }
+    rounds.push({ results, importMs });
+    process.stderr.write(`round ${round + 1}/${ROUNDS} done\n`);
+  }
+  const seconds = (Date.now() - started.getTime()) / 1000;
+  const date = started.toISOString().slice(0, 10);
+  const header = [
+    `# toolwire benchmarks, ${quick ? 'quick' : 'full'} run`,
+    '',
+    `- date: ${started.toISOString()}`,
+    `- Node ${process.version}, ${process.platform}/${process.arch}`,
+    `- CPU: ${cpus()[0]?.model ?? 'unknown'}, ${cpus().length} cores (server and client share them)`,
+    `- ${ROUNDS} rounds, every client in its own process each round; run took ${seconds.toFixed(0)} s`,
+  ];
+  const text = markdown(header, rounds);
+  const dir = here('./results/');
+  await mkdir(dir, { recursive: true });
+  await writeFile(`${dir}${date}-${quick ? 'quick' : 'full'}.md`, text);
+  await writeFile(`${dir}latest.md`, text);
+  process.stdout.write(text);
+}
+
+try {
+  await main();
+} finally {
+  for (const child of children) child.kill('SIGTERM');
+}
