@@ -1,3 +1,7 @@
+import type { McpClient } from '@toolwire/client';
+import { expect } from 'vitest';
+import { waitFor } from './wait-for.ts';
+
 /**
  * Open sockets and timers in this process, the resources a client could leak. Measured with the
  * server still running: only the client closing its own brings the count back to a baseline.
@@ -21,4 +25,17 @@ export async function settledHandles(): Promise<number> {
     count = now;
   }
   return count;
+}
+
+/**
+ * Proves a client leaves nothing behind: while a `progress` call runs, its socket and deadline
+ * count above the baseline; after `close()` the count comes back to it, the server still running.
+ */
+export async function expectCleanClose(client: McpClient, baseline: number): Promise<void> {
+  let during = 0;
+  await client.callTool('progress', { steps: 2 }, { onProgress: () => void (during = handles()) });
+  expect(during).toBeGreaterThan(baseline);
+  await client.close();
+  await waitFor(() => handles() <= baseline);
+  expect(handles()).toBeLessThanOrEqual(baseline);
 }

@@ -16,7 +16,7 @@
 import { createMcpClient, type LogMessage } from '@toolwire/client';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { startFastMcpServer } from '../helpers/fastmcp-server.ts';
-import { handles, settledHandles } from '../helpers/handles.ts';
+import { expectCleanClose, settledHandles } from '../helpers/handles.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 import { watchWire } from '../helpers/wire-watch.ts';
 
@@ -141,23 +141,9 @@ describe.each(['stateful', 'stateless'] as const)('fastmcp (%s)', (mode) => {
     await using server = await startFastMcpServer(mode);
     const baseline = await settledHandles();
     const client = createMcpClient(server.url);
-    // While the call runs, its socket and its deadline count.
-    let during = 0;
-    await client.callTool(
-      'progress',
-      { steps: 2 },
-      {
-        onProgress: () => {
-          during = handles();
-        },
-      },
-    );
-    expect(during).toBeGreaterThan(baseline);
-    await client.close();
     // The server runs in this process and keeps idle connections for five minutes (mcp-proxy's
     // default): its sockets count too, and close only because the client closes its own.
-    await waitFor(() => handles() <= baseline);
-    expect(handles()).toBeLessThanOrEqual(baseline);
+    await expectCleanClose(client, baseline);
   });
 });
 

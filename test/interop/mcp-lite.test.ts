@@ -9,7 +9,7 @@
  */
 import { createMcpClient, JsonRpcError, memoryVerdictStore, type Progress } from '@toolwire/client';
 import { describe, expect, test } from 'vitest';
-import { handles, settledHandles } from '../helpers/handles.ts';
+import { expectCleanClose, settledHandles } from '../helpers/handles.ts';
 import { startMcpLiteServer } from '../helpers/mcp-lite-server.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 
@@ -160,23 +160,9 @@ describe.each(['stateless', 'stateful'] as const)('mcp-lite (%s)', (mode) => {
     await using server = await startMcpLiteServer(mode);
     const baseline = await settledHandles();
     const client = createMcpClient(server.url, NEWEST);
-    // While the call runs, its socket and its deadline count.
-    let during = 0;
-    await client.callTool(
-      'progress',
-      { steps: 2 },
-      {
-        onProgress: () => {
-          during = handles();
-        },
-      },
-    );
-    expect(during).toBeGreaterThan(baseline);
-    await client.close();
     // The server runs in this process and keeps idle connections for a minute: its sockets
     // count too, and close only because the client closes its own.
-    await waitFor(() => handles() <= baseline);
-    expect(handles()).toBeLessThanOrEqual(baseline);
+    await expectCleanClose(client, baseline);
   });
 });
 

@@ -16,7 +16,7 @@ import {
   UnsupportedVersionError,
 } from '@toolwire/client';
 import { describe, expect, test } from 'vitest';
-import { handles, settledHandles } from '../helpers/handles.ts';
+import { expectCleanClose, handles, settledHandles } from '../helpers/handles.ts';
 import { startV2Server } from '../helpers/v2-server.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 
@@ -118,23 +118,9 @@ describe.each(['dual-era', 'stateful'] as const)('official v2 server (%s)', (mod
     await using server = await startV2Server(mode);
     const baseline = await settledHandles();
     const client = createMcpClient(server.url);
-    // While the call runs, its socket and its deadline count.
-    let during = 0;
-    await client.callTool(
-      'progress',
-      { steps: 2 },
-      {
-        onProgress: () => {
-          during = handles();
-        },
-      },
-    );
-    expect(during).toBeGreaterThan(baseline);
-    await client.close();
     // The server runs in this process and keeps idle connections for a minute: its sockets
     // (and its SSE keep-alive timers) count too, and end only because the client ends its own.
-    await waitFor(() => handles() <= baseline);
-    expect(handles()).toBeLessThanOrEqual(baseline);
+    await expectCleanClose(client, baseline);
   });
 });
 
