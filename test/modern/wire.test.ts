@@ -357,3 +357,43 @@ test('closing while a subscription changes leaves no socket or timer behind', as
   await waitFor(() => handles() <= baseline, 1_000);
   expect(handles()).toBeLessThanOrEqual(baseline);
 });
+
+test('a listen stream that breaks is reopened, and cached lists are treated as stale', async () => {
+  let opened = 0;
+  let breakFirst: () => void = () => {};
+  const broken = new Promise<void>((resolve) => {
+    breakFirst = resolve;
+  });
+  await using server = await startFaultServer(
+    modernServer({
+      ttlMs: 60_000,
+      override: (message) => {
+        if (message.method !== 'subscriptions/listen') return undefined;
+        opened += 1;
+        if (opened > 1) return new Promise<undefined>(() => {});
+        // The first stream acknowledges, then ends when the test says so; later ones stay open.
+        const ack = `data: ${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { _meta: { 'io.modelcontextprotocol/subscriptionId': message.id }, notifications: {} } })}\n\n`;
+        const body = new ReadableStream<Uint8Array>({
+          async start(controller) {
+            controller.enqueue(new TextEncoder().encode(ack));
+            await broken;
+            controller.close();
+          },
+        });
+        return new Response(body, { headers: { 'content-type': 'text/event-stream' } });
+      },
+    }),
+  );
+  await using client = createMcpClient(server.url, {
+    verdicts: memoryVerdictStore(),
+    retry: { minDelayMs: 1, maxDelayMs: 5 },
+  });
+  await client.listTools();
+  await client.listTools();
+  expect(server.callsOf('tools/list')).toHaveLength(1);
+  breakFirst();
+  await waitFor(() => opened >= 2);
+  await client.listTools();
+  // Changes may have been missed while the stream was down: the fresh-for-a-minute list is asked for again.
+  expect(server.callsOf('tools/list')).toHaveLength(2);
+});
