@@ -33,7 +33,10 @@ export async function settledHandles(): Promise<number> {
  */
 export async function expectCleanClose(client: McpClient, baseline: number): Promise<void> {
   let during = 0;
-  await client.callTool('progress', { steps: 2 }, { onProgress: () => void (during = handles()) });
+  const onProgress = () => {
+    during = handles();
+  };
+  await client.callTool('progress', { steps: 2 }, { onProgress });
   expect(during).toBeGreaterThan(baseline);
   await client.close();
   await waitFor(() => handles() <= baseline);
