@@ -6,6 +6,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Server } from 'node:net';
+import { expect } from 'vitest';
 
 export type FetchHandler = (request: Request) => Response | Promise<Response>;
 
@@ -122,4 +123,23 @@ async function respond(
     res.write(value);
   }
   res.end();
+}
+
+/**
+ * Closes `client` and checks it deleted the session the server gave it: one DELETE carrying that
+ * session id and the negotiated version header, answered 200.
+ */
+export async function expectSessionDeleted(
+  client: { close(): Promise<void> },
+  requests: readonly SeenRequest[],
+  version: string,
+): Promise<void> {
+  const sessionId = requests.map((r) => r.headers.get('mcp-session-id')).find((id) => id !== null);
+  expect(sessionId).toEqual(expect.any(String));
+  await client.close();
+  const deletes = requests.filter((r) => r.method === 'DELETE');
+  expect(deletes).toHaveLength(1);
+  expect(deletes[0]?.headers.get('mcp-session-id')).toBe(sessionId);
+  expect(deletes[0]?.headers.get('mcp-protocol-version')).toBe(version);
+  expect(deletes[0]?.status).toBe(200);
 }

@@ -9,6 +9,7 @@
  */
 import { createMcpClient, JsonRpcError, memoryVerdictStore, type Progress } from '@toolwire/client';
 import { describe, expect, test } from 'vitest';
+import { expectSessionDeleted } from '../helpers/fetch-server.ts';
 import { expectCleanClose, settledHandles } from '../helpers/handles.ts';
 import { startMcpLiteServer } from '../helpers/mcp-lite-server.ts';
 import { waitFor } from '../helpers/wait-for.ts';
@@ -193,16 +194,7 @@ describe('mcp-lite (stateful)', () => {
     await using server = await startMcpLiteServer('stateful');
     const client = createMcpClient(server.url, NEWEST);
     await client.listTools();
-    const sessionId = server.requests
-      .map((r) => r.headers.get('mcp-session-id'))
-      .find((id) => id !== null);
-    expect(sessionId).toEqual(expect.any(String));
-    await client.close();
-    const deletes = server.requests.filter((r) => r.method === 'DELETE');
-    expect(deletes).toHaveLength(1);
-    expect(deletes[0]?.headers.get('mcp-session-id')).toBe(sessionId);
-    expect(deletes[0]?.headers.get('mcp-protocol-version')).toBe('2025-06-18');
-    expect(deletes[0]?.status).toBe(200);
+    await expectSessionDeleted(client, server.requests, '2025-06-18');
   });
 });
 

@@ -16,6 +16,7 @@ import {
   UnsupportedVersionError,
 } from '@toolwire/client';
 import { describe, expect, test } from 'vitest';
+import { expectSessionDeleted } from '../helpers/fetch-server.ts';
 import { expectCleanClose, handles, settledHandles } from '../helpers/handles.ts';
 import { startV2Server } from '../helpers/v2-server.ts';
 import { waitFor } from '../helpers/wait-for.ts';
@@ -161,16 +162,7 @@ describe('official v2 server (stateful)', () => {
     const client = createMcpClient(server.url);
     await client.listTools();
     await waitFor(() => server.requests.some((r) => r.method === 'GET' && r.status === 200));
-    const sessionId = server.requests
-      .map((r) => r.headers.get('mcp-session-id'))
-      .find((id) => id !== null);
-    expect(sessionId).toEqual(expect.any(String));
-    await client.close();
-    const deletes = server.requests.filter((r) => r.method === 'DELETE');
-    expect(deletes).toHaveLength(1);
-    expect(deletes[0]?.headers.get('mcp-session-id')).toBe(sessionId);
-    expect(deletes[0]?.headers.get('mcp-protocol-version')).toBe('2025-11-25');
-    expect(deletes[0]?.status).toBe(200);
+    await expectSessionDeleted(client, server.requests, '2025-11-25');
   });
 });
 

@@ -42,6 +42,25 @@ function sampledText(answer: JsonObject): string {
 
 const NAME_REQUEST = elicitField('What is your name?', 'name');
 
+/**
+ * A tool that asks for a confirmation with a signed requestState, and answers `reply` only when
+ * both come back: a tampered or missing state is asked for again.
+ */
+function confirmWithState(name: string, description: string, reply: string): ToolDefinition {
+  return tool(name, description, (_a, ctx) => {
+    requireCapability(ctx, 'elicitation');
+    const state = verifiedState(ctx, name);
+    const answer = inputResponse(ctx, 'confirm');
+    if (state === undefined || answer === undefined) {
+      return inputRequired(
+        { confirm: elicitField('Please confirm', 'ok', 'boolean') },
+        signState(ctx, name, {}),
+      );
+    }
+    return textResult(reply);
+  });
+}
+
 export const CONFORMANCE_MRTR_TOOLS: readonly ToolDefinition[] = [
   tool('test_input_required_result_elicitation', 'Elicits a name, then greets.', (_args, ctx) => {
     requireCapability(ctx, 'elicitation');
@@ -68,22 +87,10 @@ export const CONFORMANCE_MRTR_TOOLS: readonly ToolDefinition[] = [
     );
     return textResult(`roots: ${uris.join(', ')}`);
   }),
-  tool(
+  confirmWithState(
     'test_input_required_result_request_state',
     'Round-trips a signed requestState.',
-    (_a, ctx) => {
-      requireCapability(ctx, 'elicitation');
-      const scope = 'test_input_required_result_request_state';
-      const state = verifiedState(ctx, scope);
-      const answer = inputResponse(ctx, 'confirm');
-      if (state === undefined || answer === undefined) {
-        return inputRequired(
-          { confirm: elicitField('Please confirm', 'ok', 'boolean') },
-          signState(ctx, scope, {}),
-        );
-      }
-      return textResult('state-ok: the requestState verified');
-    },
+    'state-ok: the requestState verified',
   ),
   tool('test_input_required_result_multiple_inputs', 'Asks three things at once.', (_a, ctx) => {
     requireCapability(ctx, 'elicitation', 'sampling', 'roots');
@@ -124,22 +131,10 @@ export const CONFORMANCE_MRTR_TOOLS: readonly ToolDefinition[] = [
       signState(ctx, scope, { round: 1 }),
     );
   }),
-  tool(
+  confirmWithState(
     'test_input_required_result_tampered_state',
     'Refuses a tampered requestState.',
-    (_a, ctx) => {
-      requireCapability(ctx, 'elicitation');
-      const scope = 'test_input_required_result_tampered_state';
-      const state = verifiedState(ctx, scope);
-      const answer = inputResponse(ctx, 'confirm');
-      if (state === undefined || answer === undefined) {
-        return inputRequired(
-          { confirm: elicitField('Please confirm', 'ok', 'boolean') },
-          signState(ctx, scope, {}),
-        );
-      }
-      return textResult('state verified');
-    },
+    'state verified',
   ),
   tool(
     'test_input_required_result_capabilities',
