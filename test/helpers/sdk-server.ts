@@ -70,6 +70,7 @@ function buildServer(): McpServer {
   server.registerTool('image', { description: 'Returns an image' }, async () => ({
     content: [{ type: 'image', data: PNG, mimeType: 'image/png' }],
   }));
+  registerAskingTools(server);
   server.registerResource('hello', 'sdk://hello', { mimeType: 'text/plain' }, async (uri) => ({
     contents: [{ uri: uri.href, text: 'hello from the sdk' }],
   }));
@@ -87,6 +88,100 @@ function buildServer(): McpServer {
     }),
   );
   return server;
+}
+
+/**
+ * Tools that ask the client something mid-call, each on the call's own stream: elicitation
+ * (form with defaults, URL, cancelled by the server), sampling (with and without tools) and roots.
+ * Each returns what the client answered as JSON text, or the SDK's error when it refused.
+ */
+function registerAskingTools(server: McpServer): void {
+  const asked = async (ask: () => Promise<unknown>) => {
+    try {
+      return { content: [{ type: 'text' as const, text: JSON.stringify(await ask()) }] };
+    } catch (error) {
+      return { content: [{ type: 'text' as const, text: String(error) }], isError: true };
+    }
+  };
+  server.registerTool(
+    'ask_profile',
+    { description: 'Elicits a profile form with defaults' },
+    async (extra) =>
+      asked(() =>
+        server.server.elicitInput(
+          {
+            mode: 'form',
+            message: 'Your profile',
+            requestedSchema: {
+              type: 'object',
+              properties: {
+                name: { type: 'string', title: 'Name' },
+                age: { type: 'integer', minimum: 0, default: 30 },
+                newsletter: { type: 'boolean', default: false },
+                color: { type: 'string', enum: ['red', 'green'], default: 'green' },
+              },
+              required: ['name'],
+            },
+          },
+          { relatedRequestId: extra.requestId },
+        ),
+      ),
+  );
+  server.registerTool(
+    'ask_url',
+    { description: 'Elicits a URL flow and reports it complete' },
+    async (extra) =>
+      asked(async () => {
+        const elicitationId = randomUUID();
+        const result = await server.server.elicitInput(
+          { mode: 'url', message: 'Connect', url: 'https://example.com/connect', elicitationId },
+          { relatedRequestId: extra.requestId },
+        );
+        if (result.action === 'accept') {
+          await server.server.createElicitationCompletionNotifier(elicitationId)();
+        }
+        return { ...result, elicitationId };
+      }),
+  );
+  server.registerTool(
+    'ask_then_cancel',
+    { description: 'Elicits, then cancels its own request after 100 ms' },
+    async (extra) =>
+      asked(() =>
+        server.server.elicitInput(
+          {
+            message: 'Never mind',
+            requestedSchema: { type: 'object', properties: { x: { type: 'string' } } },
+          },
+          { relatedRequestId: extra.requestId, signal: AbortSignal.timeout(100) },
+        ),
+      ),
+  );
+  server.registerTool(
+    'summarize',
+    { description: 'Samples a summary', inputSchema: { text: z.string(), withTools: z.boolean() } },
+    async ({ text, withTools }, extra) =>
+      asked(() =>
+        server.server.createMessage(
+          {
+            messages: [{ role: 'user', content: { type: 'text', text: `Summarize: ${text}` } }],
+            maxTokens: 50,
+            ...(withTools
+              ? {
+                  tools: [
+                    { name: 'lookup', inputSchema: { type: 'object' as const, properties: {} } },
+                  ],
+                  toolChoice: { mode: 'auto' as const },
+                }
+              : {}),
+          },
+          { relatedRequestId: extra.requestId },
+        ),
+      ),
+  );
+  server.registerTool('roots', { description: 'Lists the client roots' }, async (extra) =>
+    asked(() => server.server.listRoots(undefined, { relatedRequestId: extra.requestId })),
+  );
 }
 
 async function readBody(req: IncomingMessage): Promise<unknown> {

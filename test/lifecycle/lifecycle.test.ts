@@ -43,6 +43,8 @@ test('aborting a call sends notifications/cancelled with its request id and reje
 test('a timeout also tells the server to stop', async () => {
   await using server = await startFaultServer(hangOnCall());
   await using client = createMcpClient(server.url);
+  // Connected and listed first: the short timeout is for the call alone, however busy the machine.
+  await client.listTools();
   await expect(client.callTool('unsafe', {}, { timeoutMs: 100 })).rejects.toMatchObject({
     code: 'TIMEOUT',
   });

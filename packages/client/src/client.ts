@@ -5,7 +5,7 @@
  */
 import { Agent, type Dispatcher } from 'undici';
 import { ResultCache } from './cache.ts';
-import { runCall } from './call.ts';
+import { answeredAfterInput, type InputSupport, runCall } from './call.ts';
 import { openDialect } from './connection.ts';
 import { Deadline } from './deadline.ts';
 import type { Dialect, Operation, Progress } from './dialects/dialect.ts';
@@ -17,6 +17,8 @@ import {
   ToolNotFoundError,
 } from './errors.ts';
 import { type ClientEvents, EventHub } from './events.ts';
+import { Responder } from './handlers/responder.ts';
+import { UrlCompletions } from './handlers/url-completions.ts';
 import { isObject, type JsonObject } from './jsonrpc.ts';
 import { type ClientOptions, type ResolvedOptions, resolveOptions } from './options.ts';
 import { checkStructuredContent, toCallToolResult } from './results.ts';
@@ -65,11 +67,22 @@ export class McpClient implements AsyncDisposable {
   #dialect: Dialect | undefined;
   #connecting: Promise<Dialect> | undefined;
   readonly #cache = new ResultCache();
+  readonly #input: InputSupport;
   #closing: Promise<void> | undefined;
 
   constructor(url: string | URL, options: ClientOptions = {}) {
     this.#options = resolveOptions(url, options);
     this.url = this.#options.url;
+    this.#input = {
+      responder: new Responder(this.#options.handlers, () => ({
+        name: this.#dialect?.server.serverInfo.name ?? '',
+        version: this.#dialect?.server.serverInfo.version ?? '',
+        protocolVersion: this.#dialect?.server.protocolVersion ?? '',
+        url: this.url,
+      })),
+      maxInputRounds: this.#options.maxInputRounds,
+      urlCompletions: new UrlCompletions(),
+    };
     this.#ownsDispatcher = options.dispatcher === undefined;
     this.#dispatcher =
       options.dispatcher ?? new Agent(createAgentOptions(this.#options.connectTimeoutMs));
@@ -182,7 +195,9 @@ export class McpClient implements AsyncDisposable {
         expectArray(result, 'contents', 'resources/read', this.url);
         return {
           value: result as unknown as ReadResourceResult,
-          freshForMs: this.#dialect!.freshFor(result, 'resources/read'),
+          freshForMs: answeredAfterInput.has(result)
+            ? 0
+            : this.#dialect!.freshFor(result, 'resources/read'),
         };
       },
       options.refresh,
@@ -246,6 +261,22 @@ export class McpClient implements AsyncDisposable {
       { method: 'logging/setLevel', params: { level }, idempotent: true },
       options,
     );
+  }
+
+  /**
+   * Tells the server the roots changed (the `roots` function now answers differently), so it asks
+   * again. Does nothing before the client connects, or for a 2026-07-28 server, which asks for
+   * roots afresh with each call that needs them.
+   */
+  async rootsChanged(options: RequestOptions = {}): Promise<void> {
+    if (!this.#options.handlers.roots || !this.#dialect?.notify) return;
+    using deadline = new Deadline({
+      timeoutMs: options.timeoutMs ?? this.#options.timeoutMs,
+      maxTimeoutMs: this.#options.maxTimeoutMs,
+      signal: options.signal,
+      context: { url: this.url, method: 'notifications/roots/list_changed' },
+    });
+    await this.#dialect.notify('notifications/roots/list_changed', deadline.signal);
   }
 
   /** Checks that the server answers. */
@@ -331,7 +362,7 @@ export class McpClient implements AsyncDisposable {
           if (this.#options.resetTimeoutOnProgress) deadline.extend();
           onProgress(report);
         });
-      return await runCall(dialect, operation, { deadline, onProgress: progress });
+      return await runCall(dialect, operation, { deadline, onProgress: progress }, this.#input);
     } finally {
       this.#calls.delete(deadline);
     }
@@ -387,6 +418,7 @@ export class McpClient implements AsyncDisposable {
           stale: () => this.#cache.drop(),
         },
         deadline,
+        this.#input.responder,
       );
     } finally {
       this.#calls.delete(deadline);
@@ -400,6 +432,11 @@ export class McpClient implements AsyncDisposable {
     else if (method === 'notifications/resources/list_changed') this.#cache.drop('resources/');
     else if (method === 'notifications/resources/updated' && typeof params?.['uri'] === 'string') {
       this.#cache.drop(`resources/read ${params['uri']}`);
+    } else if (
+      method === 'notifications/elicitation/complete' &&
+      typeof params?.['elicitationId'] === 'string'
+    ) {
+      this.#input.urlCompletions.complete(params['elicitationId']);
     }
   }
 }

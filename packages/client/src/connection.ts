@@ -5,6 +5,8 @@
 import type { Dispatcher } from 'undici';
 import type { Deadline } from './deadline.ts';
 import type { Dialect, DialectEvents } from './dialects/dialect.ts';
+import { clientCapabilities } from './handlers/capabilities.ts';
+import type { Responder } from './handlers/responder.ts';
 import { LEGACY_VERSIONS, MODERN_VERSIONS, negotiate } from './negotiate.ts';
 import type { ResolvedOptions } from './options.ts';
 
@@ -13,14 +15,15 @@ export function openDialect(
   dispatcher: Dispatcher,
   events: DialectEvents,
   deadline: Deadline,
+  responder: Responder,
 ): Promise<Dialect> {
   const shared = {
     url: options.url,
     dispatcher,
     headers: options.headers,
     clientInfo: { ...options.clientInfo },
-    // What the client can answer; the handlers issue derives it from the registered handlers.
-    capabilities: {},
+    // What the client can answer follows from the handlers the application registered.
+    capabilities: clientCapabilities(options.handlers),
     maxResponseBytes: options.maxResponseBytes,
     maxEventSize: options.maxEventSize,
     retry: options.retry,
@@ -37,6 +40,7 @@ export function openDialect(
         supportedVersions: LEGACY_VERSIONS,
         timeoutMs: options.timeoutMs,
         maxTimeoutMs: options.maxTimeoutMs,
+        responder,
       },
     },
     events,

@@ -36,6 +36,9 @@ export type McpErrorCode =
   | 'TOOL_NOT_FOUND'
   | 'SESSION_EXPIRED'
   | 'INPUT_REQUIRED'
+  | 'HANDLER_FAILED'
+  | 'INPUT_ROUNDS_EXCEEDED'
+  | 'URL_ELICITATION_REQUIRED'
   | 'TIMEOUT'
   | 'ABORTED'
   | 'CLIENT_CLOSED';
@@ -209,6 +212,8 @@ export function fromJsonRpcError(
       return new HeaderMismatchError(error.message, options);
     case -32021:
       return new MissingCapabilityError(error.message, options);
+    case -32042:
+      return new UrlElicitationRequiredError(error.message, options);
     case -32002:
     case -32602:
       if (context.method === 'resources/read')
@@ -289,19 +294,89 @@ export class SessionExpiredError extends McpError {
   }
 }
 
-/** The server needs input (elicitation, sampling, roots) and no handler is registered for it. */
+/**
+ * The server asked the client something (elicitation, sampling, roots) that no registered handler
+ * answers. `requests` names what was asked ("elicitation/create (url)"); `handlers` names the
+ * options that would have answered it.
+ */
 export class InputRequiredError extends McpError {
   override readonly name = 'InputRequiredError';
   readonly requests: readonly string[];
-  constructor(requests: readonly string[], options: McpErrorOptions = {}) {
+  readonly handlers: readonly string[];
+  constructor(
+    requests: readonly string[],
+    options: McpErrorOptions & { handlers?: readonly string[] } = {},
+  ) {
+    const handlers = options.handlers ?? [];
+    const hint = handlers.length > 0 ? ` (register ${handlers.join(', ')})` : '';
     super(
       'INPUT_REQUIRED',
-      `server asked for ${requests.join(', ')} and no handler answers it`,
+      `server asked for ${requests.join(', ')} and no handler answers it${hint}`,
       options,
     );
     this.requests = requests;
+    this.handlers = handlers;
   }
 }
+
+/**
+ * A handler threw, or answered something the server must not be sent (a form answer that does
+ * not match the form, a sampling result without a model). `cause` is what the handler threw;
+ * `problems` lists what was wrong with its answer.
+ */
+export class HandlerError extends McpError {
+  override readonly name = 'HandlerError';
+  /** The server's request the handler was answering (`elicitation/create`, ...). */
+  readonly request: string;
+  readonly problems: readonly string[];
+  constructor(
+    request: string,
+    what: string,
+    options: McpErrorOptions & { problems?: readonly string[] } = {},
+  ) {
+    const problems = options.problems ?? [];
+    const detail = problems.length > 0 ? ` (${problems.join('; ')})` : '';
+    super('HANDLER_FAILED', `the ${request} handler ${what}${detail}`, options);
+    this.request = request;
+    this.problems = problems;
+  }
+}
+
+/** The server kept answering `input_required` past the client's `maxInputRounds`. */
+export class InputRoundsExceededError extends McpError {
+  override readonly name = 'InputRoundsExceededError';
+  readonly rounds: number;
+  constructor(rounds: number, options: McpErrorOptions = {}) {
+    super(
+      'INPUT_ROUNDS_EXCEEDED',
+      `server still asked for input after ${rounds} rounds (maxInputRounds)`,
+      options,
+    );
+    this.rounds = rounds;
+  }
+}
+
+/**
+ * -32042 (2025-11-25): the call needs the user to finish URL elicitations first, and no handler
+ * took them on or the user declined. `elicitations` are the server's, as sent.
+ */
+export class UrlElicitationRequiredError extends JsonRpcError {
+  override readonly name = 'UrlElicitationRequiredError';
+  readonly elicitations: readonly JsonObjectLike[];
+  constructor(serverMessage: string, options: JsonRpcErrorOptions = {}) {
+    super(-32042, serverMessage, options, 'URL_ELICITATION_REQUIRED');
+    const data = options.data;
+    const list =
+      typeof data === 'object' && data !== null
+        ? (data as { elicitations?: unknown }).elicitations
+        : undefined;
+    this.elicitations = Array.isArray(list)
+      ? list.filter((item): item is JsonObjectLike => typeof item === 'object' && item !== null)
+      : [];
+  }
+}
+
+type JsonObjectLike = Record<string, unknown>;
 
 /** The call's deadline passed. */
 export class TimeoutError extends McpError {

@@ -15,6 +15,8 @@ export interface ClientEvents {
   promptsChanged: () => void;
   /** A subscribed resource changed. */
   resourceUpdated: (uri: string) => void;
+  /** The server says the user finished a URL elicitation (2025-11-25). */
+  elicitationComplete: (elicitationId: string) => void;
   /** Every notification the server sends, including the ones above. */
   notification: (method: string, params: JsonObject | undefined) => void;
   /** Something failed in the background (a stream that gave up, a reply that could not be sent). */
@@ -67,6 +69,10 @@ export class EventHub {
         return;
       case 'notifications/resources/updated':
         if (typeof params?.['uri'] === 'string') this.emit('resourceUpdated', params['uri']);
+        return;
+      case 'notifications/elicitation/complete':
+        if (typeof params?.['elicitationId'] === 'string')
+          this.emit('elicitationComplete', params['elicitationId']);
         return;
     }
   }

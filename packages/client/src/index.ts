@@ -14,9 +14,11 @@ export {
   ClientClosedError,
   ContentTypeError,
   type ErrorContext,
+  HandlerError,
   HeaderMismatchError,
   HttpStatusError,
   InputRequiredError,
+  InputRoundsExceededError,
   isMcpError,
   JsonRpcError,
   MalformedMessageError,
@@ -33,8 +35,30 @@ export {
   TransportError,
   UnsupportedServerError,
   UnsupportedVersionError,
+  UrlElicitationRequiredError,
 } from './errors.ts';
 export type { ClientEvents } from './events.ts';
+export type {
+  ElicitationHandler,
+  ElicitationMode,
+  ElicitationRequest,
+  ElicitationResult,
+  FormElicitation,
+  FormField,
+  FormValue,
+  HandlerContext,
+  RequestedSchema,
+  Root,
+  RootsOption,
+  SamplingContent,
+  SamplingHandler,
+  SamplingMessage,
+  SamplingRequest,
+  SamplingResult,
+  ToolResultContent,
+  ToolUseContent,
+  UrlElicitation,
+} from './handlers/types.ts';
 export type { JsonObject } from './jsonrpc.ts';
 export {
   LEGACY_VERSIONS,

@@ -5,11 +5,19 @@ const ENDPOINT = 'http://localhost:3000/mcp';
 
 describe('resolveOptions', () => {
   it('fills every option from DEFAULTS', () => {
+    const { elicitationModes, samplingTools, ...rest } = DEFAULTS;
     expect(resolveOptions(ENDPOINT)).toEqual({
-      ...DEFAULTS,
+      ...rest,
       url: ENDPOINT,
       headers: {},
       dispatcher: undefined,
+      handlers: {
+        onElicitation: undefined,
+        elicitationModes,
+        onSampling: undefined,
+        samplingTools,
+        roots: undefined,
+      },
     });
   });
 

@@ -4,6 +4,13 @@
  */
 import type { Dispatcher } from 'undici';
 import packageJson from '../package.json' with { type: 'json' };
+import type {
+  ElicitationHandler,
+  ElicitationMode,
+  Handlers,
+  RootsOption,
+  SamplingHandler,
+} from './handlers/types.ts';
 import {
   LEGACY_VERSIONS,
   MODERN_VERSIONS,
@@ -98,6 +105,41 @@ export interface ClientOptions {
    * @default a new undici Agent
    */
   dispatcher?: Dispatcher;
+  /**
+   * Answers the server's `elicitation/create`: a form for the user to fill in, or a URL for them
+   * to open. Registering it declares the `elicitation` capability. See the README's "Elicitation".
+   * @default undefined (the capability is not declared)
+   */
+  onElicitation?: ElicitationHandler;
+  /**
+   * The elicitation modes `onElicitation` handles; a mode left out is not declared, and a server
+   * that asks for it anyway gets an error reply.
+   * @default ['form', 'url']
+   */
+  elicitationModes?: readonly ElicitationMode[];
+  /**
+   * Answers the server's `sampling/createMessage` with a completion from the application's model.
+   * Registering it declares the `sampling` capability. See the README's "Sampling".
+   * @default undefined (the capability is not declared)
+   */
+  onSampling?: SamplingHandler;
+  /**
+   * Whether `onSampling` takes `tools` and `toolChoice` (declares `sampling.tools`).
+   * @default false
+   */
+  samplingTools?: boolean;
+  /**
+   * The roots the server may work in, or a function that lists them when asked. Giving them
+   * declares the `roots` capability; call `client.rootsChanged()` when a function's answer changes.
+   * @default undefined (the capability is not declared)
+   */
+  roots?: RootsOption;
+  /**
+   * How many times one call may be answered with `input_required` (2026-07-28) or a -32042 URL
+   * elicitation (2025-11-25) before it fails with InputRoundsExceededError.
+   * @default 10
+   */
+  maxInputRounds?: number;
 }
 
 export interface ResolvedOptions {
@@ -116,6 +158,8 @@ export interface ResolvedOptions {
   listen: boolean;
   reconnectAttempts: number;
   dispatcher: Dispatcher | undefined;
+  handlers: Handlers;
+  maxInputRounds: number;
 }
 
 export const DEFAULTS = Object.freeze({
@@ -131,6 +175,9 @@ export const DEFAULTS = Object.freeze({
   retry: Object.freeze({ retries: 3, minDelayMs: 200, maxDelayMs: 5_000, maxRetryAfterMs: 30_000 }),
   listen: true,
   reconnectAttempts: 5,
+  elicitationModes: Object.freeze(['form', 'url'] as ElicitationMode[]),
+  samplingTools: false,
+  maxInputRounds: 10,
 });
 
 export function resolveOptions(url: string | URL, options: ClientOptions = {}): ResolvedOptions {
@@ -151,6 +198,14 @@ export function resolveOptions(url: string | URL, options: ClientOptions = {}): 
     listen: options.listen ?? DEFAULTS.listen,
     reconnectAttempts: options.reconnectAttempts ?? DEFAULTS.reconnectAttempts,
     dispatcher: options.dispatcher,
+    handlers: {
+      onElicitation: options.onElicitation,
+      elicitationModes: [...(options.elicitationModes ?? DEFAULTS.elicitationModes)],
+      onSampling: options.onSampling,
+      samplingTools: options.samplingTools ?? DEFAULTS.samplingTools,
+      roots: options.roots,
+    },
+    maxInputRounds: options.maxInputRounds ?? DEFAULTS.maxInputRounds,
   };
   for (const key of [
     'timeoutMs',
@@ -165,6 +220,9 @@ export function resolveOptions(url: string | URL, options: ClientOptions = {}): 
     nonNegative(`retry.${key}`, retry[key]);
   }
   nonNegative('reconnectAttempts', resolved.reconnectAttempts);
+  nonNegative('maxInputRounds', resolved.maxInputRounds);
+  count('maxInputRounds', resolved.maxInputRounds);
+  checkHandlers(resolved.handlers);
   count('retry.retries', retry.retries);
   count('reconnectAttempts', resolved.reconnectAttempts);
   for (const key of ['minDelayMs', 'maxDelayMs', 'maxRetryAfterMs'] as const) {
@@ -187,6 +245,25 @@ export function resolveOptions(url: string | URL, options: ClientOptions = {}): 
     );
   }
   return resolved;
+}
+
+function checkHandlers(handlers: Handlers): void {
+  for (const key of ['onElicitation', 'onSampling'] as const) {
+    if (handlers[key] !== undefined && typeof handlers[key] !== 'function') {
+      throw new TypeError(`expected \`${key}\` to be a function, got ${typeof handlers[key]}`);
+    }
+  }
+  for (const mode of handlers.elicitationModes) {
+    if (mode !== 'form' && mode !== 'url') {
+      throw new TypeError(
+        `expected \`elicitationModes\` to hold 'form' or 'url', got "${String(mode)}"`,
+      );
+    }
+  }
+  const { roots } = handlers;
+  if (roots !== undefined && typeof roots !== 'function' && !Array.isArray(roots)) {
+    throw new TypeError('expected `roots` to be a list of { uri } or a function');
+  }
 }
 
 export function parseUrl(url: string | URL): URL {

@@ -2,6 +2,7 @@
  * The narrow waist between the dialects and the call loop. Every dialect answers a call in one
  * of four ways; nothing above `dialects/` needs to know which dialect it was.
  */
+import type { Operation } from './dialects/dialect.ts';
 import type { McpError } from './errors.ts';
 import type { JsonObject } from './jsonrpc.ts';
 
@@ -20,8 +21,17 @@ export interface PendingHandle {
 export type Outcome =
   /** The final result of the call. */
   | { kind: 'complete'; result: JsonObject }
-  /** The server needs answers before it can go on; `state` is echoed back verbatim. */
-  | { kind: 'input'; requests: Record<string, InputRequest>; state?: string | undefined }
+  /**
+   * The server needs answers before it can go on. By default the call is sent again with the
+   * answers as `inputResponses` and `state` echoed verbatim (2026-07-28); a dialect that answers
+   * another way says how with `retry`.
+   */
+  | {
+      kind: 'input';
+      requests: Record<string, InputRequest>;
+      state?: string | undefined;
+      retry?: ((responses: Record<string, JsonObject>) => Operation) | undefined;
+    }
   /** The server accepted the work and will finish it later. */
   | { kind: 'pending'; handle: PendingHandle; retryAfterMs?: number | undefined }
   /** The call failed on the server's side with a protocol error. */

@@ -63,6 +63,11 @@ export interface Dialect {
   screenTools(tools: Tool[]): Tool[];
   /** How long a list or read result stays fresh, in ms: the server's hint, or the era's default. */
   freshFor(result: JsonObject, method: string): number;
+  /**
+   * Sends a notification to the server (`notifications/roots/list_changed`). Eras whose clients
+   * send no such notifications leave it out.
+   */
+  notify?(method: string, signal: AbortSignal): Promise<void>;
   /** Tears down whatever the dialect holds open (streams, sessions). Never throws. */
   close(): Promise<void>;
 }

@@ -1,45 +1,53 @@
 /**
- * Requests the server sends us (ping today; elicitation, sampling and roots through the
- * application's handlers). Each is answered by its own POST with the server's id, which lives in
- * a namespace apart from ours; several may run at once, and the server may cancel any of them.
+ * Requests the server sends us (2025 revisions): `ping`, and the questions the application's
+ * handlers answer. Each is answered by its own POST with the server's id, which lives in a
+ * namespace apart from ours; several may run at once, and the server may cancel any of them.
+ * A question that came on a call's own stream belongs to that call: it runs under the call's
+ * deadline, and when it cannot be answered the call fails with the reason.
  */
+import { Deadline } from '../deadline.ts';
 import { asError } from '../errors.ts';
+import type { Responder } from '../handlers/responder.ts';
 import {
   failure,
-  type JsonObject,
   type JsonRpcMessage,
   type JsonRpcRequest,
   type RequestId,
-  RpcCode,
   success,
 } from '../jsonrpc.ts';
 import type { DialectEvents } from './dialect.ts';
+import type { Waiter } from './router.ts';
 
-/** Answers one server request, or throws; `signal` fires when the server cancels it. */
-export type RequestHandler = (request: JsonRpcRequest, signal: AbortSignal) => Promise<JsonObject>;
+export interface InboundConfig {
+  url: string;
+  responder: Responder;
+  /** How long a question that belongs to no call may take to answer. */
+  timeoutMs: number;
+}
 
 export class Inbound {
   readonly #running = new Map<RequestId, AbortController>();
 
   readonly #post: (message: JsonRpcMessage) => Promise<void>;
   readonly #events: DialectEvents;
-  readonly #handler: RequestHandler | undefined;
+  readonly #config: InboundConfig;
 
   constructor(
     post: (message: JsonRpcMessage) => Promise<void>,
     events: DialectEvents,
-    handler: RequestHandler | undefined,
+    config: InboundConfig,
   ) {
     this.#post = post;
     this.#events = events;
-    this.#handler = handler;
+    this.#config = config;
   }
 
-  receive(request: JsonRpcRequest): void {
-    const controller = new AbortController();
-    this.#running.set(request.id, controller);
-    void this.#answer(request, controller.signal)
-      .then((reply) => (controller.signal.aborted ? undefined : this.#post(reply)))
+  /** Answers `request`; `call` is the call whose stream carried it, if any. */
+  receive(request: JsonRpcRequest, call?: Waiter): void {
+    const cancelled = new AbortController();
+    this.#running.set(request.id, cancelled);
+    void this.#answer(request, cancelled.signal, call)
+      .then((reply) => (cancelled.signal.aborted ? undefined : this.#post(reply)))
       .catch((error: unknown) => this.#events.warning(asError(error)))
       .finally(() => this.#running.delete(request.id));
   }
@@ -53,18 +61,32 @@ export class Inbound {
     this.#running.clear();
   }
 
-  async #answer(request: JsonRpcRequest, signal: AbortSignal): Promise<JsonRpcMessage> {
+  async #answer(
+    request: JsonRpcRequest,
+    cancelled: AbortSignal,
+    call: Waiter | undefined,
+  ): Promise<JsonRpcMessage> {
     if (request.method === 'ping') return success(request.id, {});
-    if (!this.#handler) {
-      return failure(request.id, {
-        code: RpcCode.methodNotFound,
-        message: `the client does not handle ${request.method}`,
-      });
+    // A question of a call lives as long as the call; any other gets the client's timeout.
+    using own = call?.deadline
+      ? undefined
+      : new Deadline({
+          timeoutMs: this.#config.timeoutMs,
+          maxTimeoutMs: this.#config.timeoutMs,
+          context: { url: this.#config.url, method: request.method },
+        });
+    const limit = (call?.deadline ?? own)!.signal;
+    const answer = await this.#config.responder.answer(request, {
+      signal: AbortSignal.any([cancelled, limit]),
+      tool: call?.tool,
+    });
+    if (answer.ok) return success(request.id, answer.result);
+    if (!cancelled.aborted) {
+      // The call cannot go on as the server meant it to: end it with the reason, not the
+      // server's later reaction to our refusal.
+      if (call?.deadline && !call.deadline.signal.aborted) call.deadline.abort(answer.error);
+      else if (!call) this.#events.warning(answer.error);
     }
-    try {
-      return success(request.id, await this.#handler(request, signal));
-    } catch (error) {
-      return failure(request.id, { code: RpcCode.internalError, message: asError(error).message });
-    }
+    return failure(request.id, answer.reply);
   }
 }

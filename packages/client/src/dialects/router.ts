@@ -4,6 +4,7 @@
  * everything else to the client's events. A response may arrive on another stream than the
  * request's (after a resume), so routing is by id, never by stream.
  */
+import type { Deadline } from '../deadline.ts';
 import { MalformedMessageError } from '../errors.ts';
 import type { Incoming, JsonRpcResponse, RequestId } from '../jsonrpc.ts';
 import type { DialectEvents, Progress } from './dialect.ts';
@@ -15,6 +16,10 @@ export interface Waiter {
   onProgress: ((progress: Progress) => void) | undefined;
   /** Called when the response arrives, for a caller that waits on another stream than its own. */
   arrived?: () => void;
+  /** The call's deadline: questions the server asks on the call's stream live under it. */
+  deadline?: Deadline | undefined;
+  /** The tool being called, for the handlers' context and error messages. */
+  tool?: string | undefined;
 }
 
 export class Router {
@@ -31,8 +36,12 @@ export class Router {
   }
 
   /** Registers a call; its progress token is its request id. Call `forget` when it settles. */
-  expect(id: RequestId, onProgress?: (progress: Progress) => void): Waiter {
-    const waiter: Waiter = { id, response: undefined, onProgress };
+  expect(
+    id: RequestId,
+    onProgress?: (progress: Progress) => void,
+    call: Pick<Waiter, 'deadline' | 'tool'> = {},
+  ): Waiter {
+    const waiter: Waiter = { id, response: undefined, onProgress, ...call };
     this.#waiters.set(id, waiter);
     return waiter;
   }
@@ -41,7 +50,8 @@ export class Router {
     this.#waiters.delete(waiter.id);
   }
 
-  dispatch(incoming: Incoming): void {
+  /** Routes one message; `stream` is the call whose stream carried it, if any. */
+  dispatch(incoming: Incoming, stream?: Waiter): void {
     switch (incoming.kind) {
       case 'response': {
         const id = incoming.message.id;
@@ -62,7 +72,7 @@ export class Router {
         return;
       }
       case 'request':
-        this.#inbound.receive(incoming.message);
+        this.#inbound.receive(incoming.message, stream);
         return;
       case 'notification': {
         const { method, params } = incoming.message;

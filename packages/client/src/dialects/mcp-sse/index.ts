@@ -71,7 +71,7 @@ export class SseDialect implements Dialect {
     this.#inbound = new Inbound(
       (message) => this.#post(message, this.#closed.signal),
       events,
-      undefined,
+      config,
     );
     this.#router = new Router(events, this.#inbound, config.url);
   }
@@ -125,6 +125,10 @@ export class SseDialect implements Dialect {
       }
       throw error;
     }
+  }
+
+  notify(method: string, signal: AbortSignal): Promise<void> {
+    return this.#post(notification(method), signal);
   }
 
   async close(): Promise<void> {

@@ -54,7 +54,10 @@ export async function exchange(
 ): Promise<Exchanged> {
   const { config, router } = wire;
   const { signal } = options.deadline;
-  const waiter = router.expect(request.id, options.onProgress);
+  const waiter = router.expect(request.id, options.onProgress, {
+    deadline: options.deadline,
+    tool: options.tool,
+  });
   try {
     const response = await post(wire, request, signal);
     const exchanged = (message: JsonRpcResponse): Exchanged => ({
@@ -71,7 +74,7 @@ export async function exchange(
       tool: options.tool,
       maxResponseBytes: config.maxResponseBytes,
       signal,
-      route: (incoming) => router.dispatch(incoming),
+      route: (incoming) => router.dispatch(incoming, waiter),
     });
     return exchanged(answer);
   } finally {
@@ -100,7 +103,7 @@ async function untilAnswered(
         signal,
         position,
       })) {
-        wire.router.dispatch(incoming);
+        wire.router.dispatch(incoming, waiter);
         if (waiter.response) return;
       }
     } catch (error) {

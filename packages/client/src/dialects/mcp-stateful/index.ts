@@ -24,7 +24,7 @@ import type {
   ServerDescription,
 } from '../dialect.ts';
 import { describeServer, initializeParams, supportedIn } from '../handshake.ts';
-import { Inbound, type RequestHandler } from '../inbound.ts';
+import { Inbound } from '../inbound.ts';
 import { legacyEra } from '../legacy-era.ts';
 import { Router } from '../router.ts';
 import { deliver, exchange, type Wire } from './exchange.ts';
@@ -56,18 +56,14 @@ export class StatefulDialect implements Dialect {
   #renewing: Promise<void> | undefined;
   #nextId = 0;
 
-  private constructor(
-    config: StatefulConfig,
-    events: DialectEvents,
-    handler: RequestHandler | undefined,
-  ) {
+  private constructor(config: StatefulConfig, events: DialectEvents) {
     this.#config = config;
     this.#events = events;
     const session = new Session(config);
     this.#inbound = new Inbound(
       (message) => deliver(this.#wire, message, this.#closed.signal),
       events,
-      handler,
+      config,
     );
     this.#wire = { config, session, router: new Router(events, this.#inbound, config.url) };
   }
@@ -77,9 +73,8 @@ export class StatefulDialect implements Dialect {
     config: StatefulConfig,
     events: DialectEvents,
     deadline: Deadline,
-    handler?: RequestHandler,
   ): Promise<StatefulDialect> {
-    const dialect = new StatefulDialect(config, events, handler);
+    const dialect = new StatefulDialect(config, events);
     await dialect.#initialize(deadline);
     return dialect;
   }
@@ -112,6 +107,10 @@ export class StatefulDialect implements Dialect {
         throw again;
       }
     }
+  }
+
+  notify(method: string, signal: AbortSignal): Promise<void> {
+    return deliver(this.#wire, notification(method), signal);
   }
 
   async close(): Promise<void> {

@@ -3,6 +3,7 @@
  * both imply on every request after `initialize`.
  */
 import type { Dispatcher } from 'undici';
+import type { Responder } from '../../handlers/responder.ts';
 import type { JsonObject } from '../../jsonrpc.ts';
 import type { RetryPolicy } from '../../transport/retry.ts';
 
@@ -22,6 +23,8 @@ export interface StatefulConfig {
   reconnectAttempts: number;
   timeoutMs: number;
   maxTimeoutMs: number;
+  /** Answers the server's questions with the application's handlers. */
+  responder: Responder;
 }
 
 /** Revisions before 2025-06-18 have no version header; servers assume 2025-03-26 without it. */
