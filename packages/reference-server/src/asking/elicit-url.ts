@@ -117,13 +117,13 @@ function askModern(ctx: RequestContext, scope: string, link: Link): JsonObject {
 export const ELICIT_URL_TOOL: ToolDefinition = {
   name: 'elicit_url',
   description:
-    'Sends the user to a URL (URL-mode elicitation) and reports the outcome. Legacy sessions: ' +
-    'on accept, notifications/elicitation/complete follows after completeAfterMs and the result ' +
-    'is { action, elicitationId }; with required, the call fails with -32042 until the ' +
-    'elicitation has completed, then returns { completed: true, elicitationId }. 2026-07-28: ' +
-    'input_required until an accepting retry comes completeAfterMs after the first ask, then ' +
-    '{ action: "accept", completed: true }. Decline or cancel returns { action }. Needs the ' +
-    'client capability elicitation.url unless force is true.',
+    'Sends the user to a URL (URL-mode elicitation) and reports the outcome: { action } on ' +
+    'decline or cancel. Legacy sessions: on accept, notifications/elicitation/complete follows ' +
+    'after completeAfterMs and the result is { action, elicitationId }; with required, the call ' +
+    'fails with -32042 until that time has passed, then returns { completed: true, ' +
+    'elicitationId }. 2026-07-28: an accepting retry before completeAfterMs is asked again, ' +
+    'later ones get { action: "accept", completed: true }. Needs the client capability ' +
+    'elicitation.url unless force is true.',
   inputSchema: {
     type: 'object',
     properties: {
