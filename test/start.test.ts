@@ -12,7 +12,7 @@ test('npm start tours the reference server: revision, tools table, a call with p
     { cwd: root, timeout: 30_000 },
   );
   expect(stdout).toContain('protocol revision 2025-11-25');
-  expect(stdout).toMatch(/13 tools:\n(\s+\w+\s+.+\n){13}/);
+  expect(stdout).toMatch(/18 tools:\n(\s+\w+\s+.+\n){18}/);
   expect(stdout).toContain('5/5 step 5');
   expect(stdout).toContain('result     done after 5 steps');
 });

@@ -3,6 +3,7 @@ import type { FaultController } from './faults.ts';
 import {
   isObject,
   type JsonObject,
+  notificationMessage,
   type RequestId,
   type RpcRequest,
   type RpcResponse,
@@ -59,7 +60,9 @@ export type ClientReply =
   | { readonly kind: 'response'; readonly response: RpcResponse }
   | { readonly kind: 'timeout' }
   | { readonly kind: 'unreachable' }
-  | { readonly kind: 'aborted' };
+  | { readonly kind: 'aborted' }
+  /** The server withdrew the request itself (`cancel` aborted) and told the client so. */
+  | { readonly kind: 'cancelled' };
 
 /** What a method handler may do besides computing its result. */
 export interface RequestContext {
@@ -82,8 +85,17 @@ export interface RequestContext {
   sendUnrelated(message: JsonObject): boolean;
   /** Notifies every session passing `filter`: the caller as `sendUnrelated`, others on their GET stream. */
   notifySessions(message: JsonObject, filter?: (session: Session) => boolean): void;
-  /** Sends a request to the client (related to this one) and waits up to `timeoutMs` for its answer. */
-  requestClient(method: string, timeoutMs: number, params?: JsonObject): Promise<ClientReply>;
+  /**
+   * Sends a request to the client (related to this one) and waits up to `timeoutMs` for its
+   * answer. When `cancel` aborts first, the server sends `notifications/cancelled` for it (on
+   * the same stream) and stops waiting.
+   */
+  requestClient(
+    method: string,
+    timeoutMs: number,
+    params?: JsonObject,
+    cancel?: AbortSignal,
+  ): Promise<ClientReply>;
 }
 
 function progressTokenOf(request: RpcRequest): RequestId | undefined {
@@ -138,7 +150,7 @@ export function createContext(
       // 2026-07-28 clients hear about changes only on their subscriptions/listen streams.
       core.listeners.publish(message);
     },
-    async requestClient(method, timeoutMs, params) {
+    async requestClient(method, timeoutMs, params, cancel) {
       if (session === undefined) return { kind: 'unreachable' };
       const pending = session.expectResponse();
       try {
@@ -152,8 +164,22 @@ export function createContext(
         const answered = pending.response.then(
           (response) => ({ kind: 'response', response }) as const,
         );
+        const withdrawn = new Promise<ClientReply>((resolve) => {
+          if (cancel === undefined) return;
+          const withdraw = () => {
+            sendRelated(
+              notificationMessage('notifications/cancelled', {
+                requestId: pending.id,
+                reason: 'the server no longer needs the answer',
+              }),
+            );
+            resolve({ kind: 'cancelled' });
+          };
+          if (cancel.aborted) withdraw();
+          else cancel.addEventListener('abort', withdraw, { once: true, signal: timer.signal });
+        });
         try {
-          return await Promise.race([answered, timeout]);
+          return await Promise.race([answered, timeout, withdrawn]);
         } finally {
           timer.abort();
         }

@@ -19,7 +19,9 @@ export const SERVER_VERSION = '0.1.0';
 
 export const INSTRUCTIONS =
   'Deterministic MCP reference server for tests. Tools: echo, add, bad_structure, progress, slow, ' +
-  'fail, media, count, toggle_tool, ping_client, log, large, bump. Resources live under ref://, ' +
+  'fail, media, count, toggle_tool, ping_client, log, large, bump; tools that ask the client ' +
+  '(elicitation, sampling, roots): elicit, elicit_url, sample, list_roots, survey. ' +
+  'Resources live under ref://, ' +
   'items follow the template ref://items/{id}; prompts: greet, summarize.';
 
 /** Picks the version to answer `initialize` with: the client's if supported, else our newest. */

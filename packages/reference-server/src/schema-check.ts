@@ -52,6 +52,8 @@ function checkType(type: unknown, value: unknown): string | undefined {
       return Number.isSafeInteger(value) ? undefined : 'must be an integer';
     case 'boolean':
       return typeof value === 'boolean' ? undefined : 'must be a boolean';
+    case 'object':
+      return isObject(value) ? undefined : 'must be an object';
     default:
       return undefined;
   }

@@ -16,6 +16,11 @@ const ALL_TOOLS = [
   'log',
   'large',
   'bump',
+  'elicit',
+  'elicit_url',
+  'sample',
+  'list_roots',
+  'survey',
 ];
 
 async function listAllTools(client: TestClient): Promise<Array<Record<string, unknown>>> {

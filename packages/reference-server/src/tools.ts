@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { ASKING_TOOLS } from './asking/tools.ts';
 import { CONFORMANCE_MRTR_TOOLS } from './conformance/mrtr-tools.ts';
 import { CONFORMANCE_TOOLS } from './conformance/tools.ts';
 import { errorResult, text, textResult } from './content.ts';
@@ -296,6 +297,7 @@ function currentTools(ctx: RequestContext): readonly ToolDefinition[] {
     : [];
   const all = [
     ...TOOLS,
+    ...ASKING_TOOLS,
     ASK_NAME_TOOL,
     ...conformance,
     ...(ctx.fixtures.bonusTool ? [BONUS_TOOL] : []),
