@@ -6,8 +6,8 @@ import {
   type ClientOptions,
   createMcpClient,
   type ElicitationRequest,
-  HandlerError,
   type HandlerContext,
+  HandlerError,
   memoryVerdictStore,
   type SamplingRequest,
   TimeoutError,
@@ -53,10 +53,13 @@ describe('elicitation', () => {
     });
   });
 
-  test.each(['decline', 'cancel'] as const)('a %sd form reaches the server as such', async (action) => {
-    await using mcp = client({ onElicitation: () => ({ action }) });
-    expect(answered(await mcp.callTool('ask_profile'))).toEqual({ action });
-  });
+  test.each(['decline', 'cancel'] as const)(
+    'a %sd form reaches the server as such',
+    async (action) => {
+      await using mcp = client({ onElicitation: () => ({ action }) });
+      expect(answered(await mcp.callTool('ask_profile'))).toEqual({ action });
+    },
+  );
 
   test('an answer that does not match the form fails the call with HandlerError, and the server is told', async () => {
     await using mcp = client({
@@ -167,7 +170,11 @@ describe('sampling', () => {
     await using mcp = client({
       onSampling: (request) => {
         seen.push(request);
-        return { role: 'assistant', content: { type: 'text', text: 'Short.' }, model: 'test-model' };
+        return {
+          role: 'assistant',
+          content: { type: 'text', text: 'Short.' },
+          model: 'test-model',
+        };
       },
     });
     const result = await mcp.callTool('summarize', { text: 'a long text', withTools: false });
