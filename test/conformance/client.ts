@@ -39,6 +39,16 @@ const context = JSON.parse(process.env['MCP_CONFORMANCE_CONTEXT'] ?? '{}') as Js
 try {
   await using client = createMcpClient(url, {
     timeoutMs: CALL_TIMEOUT_MS,
+    // What an application with no user at the keyboard would answer: forms accepted as they come
+    // (the client fills in the form's defaults), URLs declined, a canned model, one root.
+    onElicitation: (request) =>
+      request.mode === 'form' ? { action: 'accept', content: {} } : { action: 'decline' },
+    onSampling: () => ({
+      role: 'assistant',
+      content: { type: 'text', text: 'conformance' },
+      model: 'toolwire-conformance',
+    }),
+    roots: [{ uri: 'file:///conformance', name: 'conformance' }],
     ...(protocolVersion === undefined ? {} : { protocolVersion }),
   });
   client.on('warning', (error) => process.stderr.write(`warning: ${describe(error)}\n`));

@@ -28,7 +28,7 @@ const client = (options: ClientOptions) =>
 /** The tool's single text item, parsed: what the server got back from the client. */
 function answered(result: { content: Array<{ type: string }> }): unknown {
   const [item] = result.content;
-  return JSON.parse((item as { text: string }).text);
+  return JSON.parse((item as unknown as { text: string }).text);
 }
 
 describe('elicitation', () => {
