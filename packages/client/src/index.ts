@@ -9,6 +9,11 @@ export {
   type RequestOptions,
 } from './client.ts';
 export type { Progress } from './dialects/dialect.ts';
+export type {
+  WebtoolAction,
+  WebtoolMetadata,
+  WebtoolsOptions,
+} from './dialects/webtools/index.ts';
 export {
   AbortedError,
   ClientClosedError,
@@ -22,7 +27,10 @@ export {
   MalformedMessageError,
   McpError,
   type McpErrorCode,
+  MetadataChangedError,
   MissingCapabilityError,
+  MoreResourceRequiredError,
+  NotSupportedError,
   OutputValidationError,
   ResourceNotFoundError,
   ResponseTooLargeError,
@@ -33,10 +41,13 @@ export {
   TransportError,
   UnsupportedServerError,
   UnsupportedVersionError,
+  WebtoolError,
 } from './errors.ts';
 export type { ClientEvents } from './events.ts';
 export type { JsonObject } from './jsonrpc.ts';
 export {
+  DIALECTS,
+  type DialectChoice,
   LEGACY_VERSIONS,
   MODERN_VERSIONS,
   memoryVerdictStore,
