@@ -217,7 +217,14 @@ async function liteProbe(
   deadline: Deadline,
 ): Promise<Dialect | string[]> {
   if (!config.lite) return [];
-  const lite = await McpLiteDialect.probe(config.lite, events, deadline);
+  let lite: Awaited<ReturnType<typeof McpLiteDialect.probe>>;
+  try {
+    lite = await McpLiteDialect.probe(config.lite, events, deadline);
+  } catch (error) {
+    // MCP-lite is a guess here, not the verdict: its failure is reported with the others.
+    if (isFinal(error)) throw error;
+    return [`MCP-lite listing: ${(error as Error).message}`];
+  }
   if (!(lite instanceof McpLiteDialect)) return lite.misses;
   await config.verdicts.set(config.stateless.url, {
     era: 'mcp-lite',

@@ -140,6 +140,7 @@ export const DEFAULTS = Object.freeze({
   clientInfo: Object.freeze({ name: 'toolwire', version: packageJson.version }),
   protocolVersion: 'auto' as ProtocolChoice,
   dialect: 'auto' as DialectChoice,
+  webtools: Object.freeze({}) as WebtoolsOptions,
   verdicts: sharedVerdicts,
   timeoutMs: 60_000,
   maxTimeoutMs: 600_000,

@@ -18,7 +18,7 @@ export type Listing =
   | { kind: 'miss'; summary: string };
 
 /** Answers that say "not here" rather than "broken": the next endpoint, or the next dialect. */
-const NOT_HERE = new Set([400, 404, 405, 406, 415]);
+const NOT_HERE = new Set([400, 404, 405, 406, 415, 501]);
 
 export function isRedeemTool(tool: Tool): boolean {
   return tool.name === 'redeem' && tool.category === 'system';
