@@ -51,14 +51,9 @@ describe('webtools', () => {
     const where = { url: 'http://x/' };
     expect(configFor(metadata, { apiKey: 'k' }, where)).toEqual({ units: 'metric', apiKey: 'k' });
     expect(() => configFor(metadata, { units: 'kelvin' }, where)).toThrow(WebtoolError);
-    const error = (() => {
-      try {
-        configFor(metadata, {}, where);
-      } catch (e) {
-        return e as WebtoolError;
-      }
-    })();
-    expect(error?.webtoolCode).toBe('CONFIG_ERROR');
+    expect(() => configFor(metadata, {}, where)).toThrow(
+      expect.objectContaining({ webtoolCode: 'CONFIG_ERROR' }),
+    );
   });
 
   it('recognises an envelope, whole or cut short', () => {
