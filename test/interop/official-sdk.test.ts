@@ -11,10 +11,15 @@ describe.each(['stateful', 'stateless'] as const)('official SDK server (%s)', (m
     expect(client.serverInfo?.name).toBe('sdk-interop');
     expect(tools.map((tool) => tool.name).sort()).toEqual([
       'add',
+      'ask_profile',
+      'ask_then_cancel',
+      'ask_url',
       'echo',
       'fail',
       'image',
       'progress',
+      'roots',
+      'summarize',
     ]);
   });
 

@@ -58,7 +58,8 @@ test('when the HTTP+SSE fallback fails too, the original refusal is the cause an
   });
   const error = await client.connect().catch((e: unknown) => e);
   expect(error).toBeInstanceOf(UnsupportedServerError);
-  expect((error as UnsupportedServerError).probes).toHaveLength(3);
+  // HTTP+SSE's GET, then MCP-lite's two discovery endpoints.
+  expect((error as UnsupportedServerError).probes).toHaveLength(5);
   expect((error as UnsupportedServerError).probes[2]).toMatch(
     /^GET \(HTTP\+SSE\): server answered HTTP 404/,
   );

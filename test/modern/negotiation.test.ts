@@ -155,10 +155,13 @@ test('a server that speaks nothing we know ends in one UnsupportedServerError sa
   const error = await client.connect().catch((e: unknown) => e);
   expect(error).toBeInstanceOf(UnsupportedServerError);
   const probes = (error as UnsupportedServerError).probes;
-  expect(probes).toHaveLength(3);
+  expect(probes).toHaveLength(5);
   expect(probes[0]).toMatch(/^server\/discover: HTTP 404/);
   expect(probes[1]).toMatch(/^initialize: server answered HTTP 404/);
   expect(probes[2]).toMatch(/^GET \(HTTP\+SSE\): server answered HTTP 501/);
+  // Then MCP-lite's two discovery endpoints under the URL.
+  expect(probes[3]).toMatch(/^POST \S+\/mcp\/listtools: HTTP 501/);
+  expect(probes[4]).toMatch(/^POST \S+\/mcp\/tools: HTTP 501/);
 });
 
 test('a pinned modern revision sends no probe at all', async () => {

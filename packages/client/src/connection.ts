@@ -30,9 +30,23 @@ export function openDialect(
     listen: options.listen,
     reconnectAttempts: options.reconnectAttempts,
   };
+  const http = {
+    url: options.url,
+    dispatcher,
+    headers: options.headers,
+    maxResponseBytes: options.maxResponseBytes,
+    retry: options.retry,
+  };
   return negotiate(
     {
       choice: options.protocolVersion,
+      dialect: options.dialect,
+      lite: {
+        ...http,
+        maxEventSize: options.maxEventSize,
+        resetTimeoutOnProgress: options.resetTimeoutOnProgress,
+      },
+      webtools: { ...http, options: options.webtools },
       verdicts: options.verdicts,
       stateless: { ...shared, versions: MODERN_VERSIONS },
       stateful: {

@@ -39,6 +39,10 @@ export type McpErrorCode =
   | 'HANDLER_FAILED'
   | 'INPUT_ROUNDS_EXCEEDED'
   | 'URL_ELICITATION_REQUIRED'
+  | 'MORE_RESOURCE_REQUIRED'
+  | 'WEBTOOL'
+  | 'METADATA_CHANGED'
+  | 'NOT_SUPPORTED'
   | 'TIMEOUT'
   | 'ABORTED'
   | 'CLIENT_CLOSED';
@@ -401,5 +405,73 @@ export class ClientClosedError extends McpError {
   override readonly name = 'ClientClosedError';
   constructor(options: McpErrorOptions = {}) {
     super('CLIENT_CLOSED', 'client is closed', options);
+  }
+}
+
+/**
+ * An MCP-lite server answered `request-for-more-resource`: it cannot go on with what it was
+ * given. `result` is the server's answer, normalised, with its `_meta` (the seed leaves the rest
+ * of the shape open, so what the server asks for is in there).
+ */
+export class MoreResourceRequiredError extends McpError {
+  override readonly name = 'MoreResourceRequiredError';
+  readonly result: unknown;
+  constructor(result: unknown, options: McpErrorOptions = {}) {
+    super('MORE_RESOURCE_REQUIRED', 'server asked for more resources to go on', options);
+    this.result = result;
+  }
+}
+
+/**
+ * A Webtools error envelope (`status: "error"`), or a configuration the client refused before
+ * sending. `webtoolCode` is the server's string code: `WEBTOOL_NOT_FOUND`, `SCHEMA_ERROR`,
+ * `CONFIG_ERROR`, `RATE_LIMIT` (retryable), `INTERNAL_ERROR`, or one of the webtool's own.
+ */
+export class WebtoolError extends McpError {
+  override readonly name = 'WebtoolError';
+  readonly webtoolCode: string;
+  constructor(webtoolCode: string, serverMessage: string, options: McpErrorOptions = {}) {
+    super('WEBTOOL', `webtool error ${webtoolCode} "${serverMessage}"`, {
+      retryable: webtoolCode === 'RATE_LIMIT',
+      ...options,
+    });
+    this.webtoolCode = webtoolCode;
+  }
+}
+
+/**
+ * A webtool's metadata no longer matches what the application locked in (or what this client
+ * first saw): a changed description or schema must not reach a model unseen. `metadata` is what
+ * the server serves now, for the application to review.
+ */
+export class MetadataChangedError extends McpError {
+  override readonly name = 'MetadataChangedError';
+  readonly expectedDigest: string;
+  readonly actualDigest: string;
+  readonly metadata: unknown;
+  constructor(
+    expectedDigest: string,
+    actualDigest: string,
+    metadata: unknown,
+    options: McpErrorOptions = {},
+  ) {
+    super(
+      'METADATA_CHANGED',
+      `webtool metadata changed (expected ${expectedDigest}, got ${actualDigest})`,
+      options,
+    );
+    this.expectedDigest = expectedDigest;
+    this.actualDigest = actualDigest;
+    this.metadata = metadata;
+  }
+}
+
+/** The dialect has no such operation (MCP-lite and Webtools have tools only, say). */
+export class NotSupportedError extends McpError {
+  override readonly name = 'NotSupportedError';
+  readonly dialect: string;
+  constructor(dialect: string, options: McpErrorOptions = {}) {
+    super('NOT_SUPPORTED', `the ${dialect} dialect has no such operation`, options);
+    this.dialect = dialect;
   }
 }

@@ -9,6 +9,11 @@ export {
   type RequestOptions,
 } from './client.ts';
 export type { Progress } from './dialects/dialect.ts';
+export type {
+  WebtoolAction,
+  WebtoolMetadata,
+  WebtoolsOptions,
+} from './dialects/webtools/index.ts';
 export {
   AbortedError,
   ClientClosedError,
@@ -24,7 +29,10 @@ export {
   MalformedMessageError,
   McpError,
   type McpErrorCode,
+  MetadataChangedError,
   MissingCapabilityError,
+  MoreResourceRequiredError,
+  NotSupportedError,
   OutputValidationError,
   ResourceNotFoundError,
   ResponseTooLargeError,
@@ -36,6 +44,7 @@ export {
   UnsupportedServerError,
   UnsupportedVersionError,
   UrlElicitationRequiredError,
+  WebtoolError,
 } from './errors.ts';
 export type { ClientEvents } from './events.ts';
 export type {
@@ -61,6 +70,8 @@ export type {
 } from './handlers/types.ts';
 export type { JsonObject } from './jsonrpc.ts';
 export {
+  DIALECTS,
+  type DialectChoice,
   LEGACY_VERSIONS,
   MODERN_VERSIONS,
   memoryVerdictStore,

@@ -10,6 +10,8 @@
  */
 import type { Deadline } from './deadline.ts';
 import type { Dialect, DialectEvents } from './dialects/dialect.ts';
+import { hintedBase } from './dialects/mcp-lite/endpoints.ts';
+import { type McpLiteConfig, McpLiteDialect } from './dialects/mcp-lite/index.ts';
 import { SseDialect } from './dialects/mcp-sse/index.ts';
 import { type StatefulConfig, StatefulDialect } from './dialects/mcp-stateful/index.ts';
 import {
@@ -18,6 +20,8 @@ import {
   type StatelessConfig,
   StatelessDialect,
 } from './dialects/mcp-stateless/index.ts';
+import { isEnvelope } from './dialects/webtools/envelope.ts';
+import { type WebtoolsConfig, WebtoolsDialect } from './dialects/webtools/index.ts';
 import {
   AbortedError,
   ClientClosedError,
@@ -45,9 +49,25 @@ export type ProtocolChoice =
   | (typeof MODERN_VERSIONS)[number]
   | (typeof LEGACY_VERSIONS)[number];
 
+/**
+ * Which dialect to speak. `'auto'` finds out; `'mcp'` tries only MCP's; a dialect's name (what
+ * `client.dialect` reports) speaks that one without probing for the others.
+ */
+export const DIALECTS = [
+  'auto',
+  'mcp',
+  'mcp-stateless',
+  'mcp-stateful',
+  'mcp-sse',
+  'mcp-lite',
+  'webtools',
+] as const;
+export type DialectChoice = (typeof DIALECTS)[number];
+
 /** What a probe learned about an endpoint: its era and the revision agreed. */
 export interface Verdict {
-  era: 'modern' | 'legacy';
+  /** MCP's era, or one of the other dialects (whose `version` is the dialect's or the webtool's). */
+  era: 'modern' | 'legacy' | 'mcp-lite' | 'webtools';
   version: string;
   /** Set when the server speaks the deprecated HTTP+SSE transport (2024-11-05) instead. */
   transport?: 'http+sse';
@@ -77,6 +97,10 @@ export interface NegotiationConfig {
   stateless: StatelessConfig;
   /** The stateful dialect's configuration, but for the revision offered in `initialize`. */
   stateful: Omit<StatefulConfig, 'protocolVersion'>;
+  /** Which dialect to speak; the MCP ones still follow `choice`. @default 'auto' */
+  dialect?: DialectChoice;
+  lite?: McpLiteConfig;
+  webtools?: WebtoolsConfig;
 }
 
 /** Statuses a legacy server gives a request it does not understand. */
@@ -89,23 +113,41 @@ type Probe =
   | { kind: 'discovered'; result: JsonObject }
   | { kind: 'unsupported-version'; data: unknown }
   | { kind: 'modern-error'; error: { code: number; message: string; data?: unknown } }
-  | { kind: 'not-modern'; summary: string; hints: string[] };
+  | { kind: 'not-modern'; summary: string; hints: string[] }
+  /** The answer was a Webtools envelope (a POST without an action). */
+  | { kind: 'webtools'; summary: string };
 
 export async function negotiate(
   config: NegotiationConfig,
   events: DialectEvents,
   deadline: Deadline,
 ): Promise<Dialect> {
-  const { choice } = config;
+  const forced = await forcedDialect(config, events, deadline);
+  if (forced) return forced;
+  const choice = eraOf(config);
   if (isModern(choice)) return new StatelessDialect(config.stateless, events, choice, undefined);
   if (isLegacy(choice)) return legacy(config, events, deadline, choice);
   if (choice === 'legacy') return legacy(config, events, deadline, LEGACY_VERSIONS[0]);
+  const early: string[] = [];
   if (choice === 'auto') {
     const reused = await reuseVerdict(config, events, deadline);
     if (reused) return reused;
+    // A URL naming an MCP-lite endpoint starts where MCP-lite is found.
+    if (config.dialect === 'auto' && hintedBase(config.stateless.url)) {
+      const lite = await liteProbe(config, events, deadline);
+      if (!Array.isArray(lite)) return lite;
+      early.push(...lite);
+    }
   }
   const probe = await discover(config.stateless, MODERN_VERSIONS[0], deadline);
   switch (probe.kind) {
+    case 'webtools':
+      if (config.dialect === 'auto') return webtools(config, events, deadline);
+      return legacyWithFallback(config, events, deadline, {
+        kind: 'not-modern',
+        summary: probe.summary,
+        hints: [],
+      });
     case 'discovered':
       return choose(
         config,
@@ -127,11 +169,113 @@ export async function negotiate(
       throw fromJsonRpcError(probe.error, { url: config.stateless.url, method: 'server/discover' });
     case 'not-modern':
       if (choice === 'modern')
-        throw new UnsupportedServerError([`server/discover: ${probe.summary}`], {
+        throw new UnsupportedServerError([...early, `server/discover: ${probe.summary}`], {
           url: config.stateless.url,
         });
-      return legacyWithFallback(config, events, deadline, probe);
+      return legacyWithFallback(config, events, deadline, probe, early);
   }
+}
+
+/** A dialect the options name outright: no probing for the others. */
+async function forcedDialect(
+  config: NegotiationConfig,
+  events: DialectEvents,
+  deadline: Deadline,
+): Promise<Dialect | undefined> {
+  switch (config.dialect) {
+    case 'mcp-sse':
+      return SseDialect.connect(sseConfig(config), events, deadline);
+    case 'webtools':
+      return WebtoolsDialect.connect(required(config.webtools, 'webtools'), events, deadline);
+    case 'mcp-lite': {
+      const lite = await McpLiteDialect.probe(required(config.lite, 'lite'), events, deadline);
+      if (lite instanceof McpLiteDialect) return lite;
+      throw new UnsupportedServerError(lite.misses, { url: config.stateless.url });
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** The era a forced MCP dialect implies, when the protocol choice leaves it open. */
+function eraOf(config: NegotiationConfig): ProtocolChoice {
+  if (config.choice !== 'auto') return config.choice;
+  if (config.dialect === 'mcp-stateless') return 'modern';
+  if (config.dialect === 'mcp-stateful') return 'legacy';
+  return 'auto';
+}
+
+function required<T>(value: T | undefined, name: string): T {
+  if (value === undefined) throw new TypeError(`negotiation needs the ${name} configuration`);
+  return value;
+}
+
+/** MCP-lite's listing, kept as the verdict when it answers; otherwise what each endpoint said. */
+async function liteProbe(
+  config: NegotiationConfig,
+  events: DialectEvents,
+  deadline: Deadline,
+): Promise<Dialect | string[]> {
+  if (!config.lite) return [];
+  let lite: Awaited<ReturnType<typeof McpLiteDialect.probe>>;
+  try {
+    lite = await McpLiteDialect.probe(config.lite, events, deadline);
+  } catch (error) {
+    // MCP-lite is a guess here, not the verdict: its failure is reported with the others.
+    if (isFinal(error)) throw error;
+    return [`MCP-lite listing: ${(error as Error).message}`];
+  }
+  if (!(lite instanceof McpLiteDialect)) return lite.misses;
+  await config.verdicts.set(config.stateless.url, {
+    era: 'mcp-lite',
+    version: lite.server.protocolVersion,
+  });
+  return lite;
+}
+
+async function webtools(
+  config: NegotiationConfig,
+  events: DialectEvents,
+  deadline: Deadline,
+): Promise<Dialect> {
+  const dialect = await WebtoolsDialect.connect(
+    required(config.webtools, 'webtools'),
+    events,
+    deadline,
+  );
+  await config.verdicts.set(config.stateless.url, {
+    era: 'webtools',
+    version: dialect.server.serverInfo.version,
+  });
+  return dialect;
+}
+
+/**
+ * MCP's probes all failed: a webtool whose metadata came back to the GET, then MCP-lite. When
+ * neither answers, one error lists what every probe got.
+ */
+async function otherDialects(
+  config: NegotiationConfig,
+  events: DialectEvents,
+  deadline: Deadline,
+  probes: string[],
+  cause: unknown,
+  liteTried: boolean,
+): Promise<Dialect> {
+  const url = config.stateless.url;
+  if (config.dialect !== 'auto') throw new UnsupportedServerError(probes, { url, cause });
+  const all = [...probes];
+  if (cause instanceof ContentTypeError && cause.contentType === 'application/json') {
+    try {
+      return await webtools(config, events, deadline);
+    } catch (error) {
+      if (isFinal(error)) throw error;
+      all.push(`GET (Webtools): ${(error as Error).message}`);
+    }
+  }
+  const lite = liteTried ? [] : await liteProbe(config, events, deadline);
+  if (!Array.isArray(lite)) return lite;
+  throw new UnsupportedServerError([...all, ...lite], { url, cause });
 }
 
 /** A legacy verdict kept for this URL: used when it still works, dropped when it does not. */
@@ -142,8 +286,15 @@ async function reuseVerdict(
 ): Promise<Dialect | undefined> {
   const url = config.stateless.url;
   const kept = await config.verdicts.get(url);
-  if (kept?.era !== 'legacy') return undefined;
+  if (kept?.era === 'modern' || kept === undefined) return undefined;
+  if (config.dialect !== 'auto' && kept.era !== 'legacy') return undefined;
   try {
+    if (kept.era === 'mcp-lite') {
+      const lite = await liteProbe(config, events, deadline);
+      if (!Array.isArray(lite)) return lite;
+      throw new UnsupportedServerError(lite, { url });
+    }
+    if (kept.era === 'webtools') return await webtools(config, events, deadline);
     if (kept.transport === 'http+sse')
       return await SseDialect.connect(sseConfig(config), events, deadline);
     return await legacy(config, events, deadline, kept.version);
@@ -204,6 +355,7 @@ async function legacyWithFallback(
   events: DialectEvents,
   deadline: Deadline,
   probe: Extract<Probe, { kind: 'not-modern' }>,
+  early: string[] = [],
 ): Promise<Dialect> {
   const url = config.stateless.url;
   const offered =
@@ -223,11 +375,11 @@ async function legacyWithFallback(
       error instanceof ContentTypeError ||
       error instanceof MalformedMessageError;
     if (isFinal(error) || !refusal) throw error;
-    const probes = [`server/discover: ${probe.summary}`, `initialize: ${error.message}`];
+    const probes = [...early, `server/discover: ${probe.summary}`, `initialize: ${error.message}`];
     if (
       !((error instanceof HttpStatusError || rpcRefusal) && FALL_BACK_TO_SSE.has(error.status ?? 0))
     ) {
-      throw new UnsupportedServerError(probes, { url, cause: error });
+      return otherDialects(config, events, deadline, probes, error, early.length > 0);
     }
     try {
       const dialect = await SseDialect.connect(sseConfig(config), events, deadline);
@@ -240,10 +392,11 @@ async function legacyWithFallback(
     } catch (fallback) {
       if (isFinal(fallback)) throw fallback;
       // What the user sees is the original failure; the fallback's is listed beside it.
-      throw new UnsupportedServerError(
-        [...probes, `GET (HTTP+SSE): ${(fallback as Error).message}`],
-        { url, cause: error },
-      );
+      const all = [...probes, `GET (HTTP+SSE): ${(fallback as Error).message}`];
+      if (fallback instanceof ContentTypeError && fallback.contentType === 'application/json') {
+        return otherDialects(config, events, deadline, all, fallback, early.length > 0);
+      }
+      return otherDialects(config, events, deadline, all, error, early.length > 0);
     }
   }
 }
@@ -313,9 +466,13 @@ async function discover(
         answer = await answerOf(config, response, message, deadline, undefined, () => {});
       } catch (error) {
         if (error instanceof HttpStatusError && NOT_MODERN.has(error.status ?? 0)) {
+          if (isEnvelope(error.bodyExcerpt))
+            return { kind: 'webtools', summary: `HTTP ${error.status}, a Webtools envelope` };
           return notModern(`HTTP ${error.status}`, error.bodyExcerpt ?? '');
         }
         if (error instanceof ContentTypeError || error instanceof MalformedMessageError) {
+          if (isEnvelope(error.bodyExcerpt))
+            return { kind: 'webtools', summary: `HTTP ${response.status}, a Webtools envelope` };
           return notModern(`HTTP ${response.status} ${error.message}`, error.bodyExcerpt ?? '');
         }
         throw error;

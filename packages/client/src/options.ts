@@ -4,6 +4,7 @@
  */
 import type { Dispatcher } from 'undici';
 import packageJson from '../package.json' with { type: 'json' };
+import type { WebtoolsOptions } from './dialects/webtools/index.ts';
 import type {
   ElicitationHandler,
   ElicitationMode,
@@ -12,6 +13,8 @@ import type {
   SamplingHandler,
 } from './handlers/types.ts';
 import {
+  DIALECTS,
+  type DialectChoice,
   LEGACY_VERSIONS,
   MODERN_VERSIONS,
   type ProtocolChoice,
@@ -40,6 +43,19 @@ export interface ClientOptions {
    * @default 'auto'
    */
   protocolVersion?: ProtocolChoice;
+  /**
+   * Which dialect to speak. `'auto'` probes for MCP first, then Webtools and MCP-lite (see the
+   * README's "Detection"); `'mcp'` probes for MCP only; a dialect's name (`'mcp-stateless'`,
+   * `'mcp-stateful'`, `'mcp-sse'`, `'mcp-lite'`, `'webtools'`) speaks that one and nothing else.
+   * @default 'auto'
+   */
+  dialect?: DialectChoice;
+  /**
+   * For a Webtools server: the application's `config`, a pinned `version` or stored `metadata` /
+   * `digest` (lock-in), what to do when the metadata changed (`onChange`), and the `sessionId`.
+   * @default {}
+   */
+  webtools?: WebtoolsOptions;
   /**
    * Where negotiation verdicts are kept, per endpoint URL, so that the next client for the same
    * URL skips the probe.
@@ -146,6 +162,8 @@ export interface ResolvedOptions {
   url: string;
   clientInfo: ClientInfo;
   protocolVersion: ProtocolChoice;
+  dialect: DialectChoice;
+  webtools: WebtoolsOptions;
   verdicts: VerdictStore;
   headers: Record<string, string>;
   timeoutMs: number;
@@ -165,6 +183,8 @@ export interface ResolvedOptions {
 export const DEFAULTS = Object.freeze({
   clientInfo: Object.freeze({ name: 'toolwire', version: packageJson.version }),
   protocolVersion: 'auto' as ProtocolChoice,
+  dialect: 'auto' as DialectChoice,
+  webtools: Object.freeze({}) as WebtoolsOptions,
   verdicts: sharedVerdicts,
   timeoutMs: 60_000,
   maxTimeoutMs: 600_000,
@@ -186,6 +206,8 @@ export function resolveOptions(url: string | URL, options: ClientOptions = {}): 
     url: parseUrl(url).href,
     clientInfo: options.clientInfo ?? { ...DEFAULTS.clientInfo },
     protocolVersion: options.protocolVersion ?? DEFAULTS.protocolVersion,
+    dialect: options.dialect ?? DEFAULTS.dialect,
+    webtools: { ...options.webtools },
     verdicts: options.verdicts ?? DEFAULTS.verdicts,
     headers: { ...options.headers },
     timeoutMs: options.timeoutMs ?? DEFAULTS.timeoutMs,
@@ -244,6 +266,7 @@ export function resolveOptions(url: string | URL, options: ClientOptions = {}): 
       `expected \`protocolVersion\` to be one of ${choices.join(', ')}, got "${resolved.protocolVersion}"`,
     );
   }
+  checkDialect(resolved);
   return resolved;
 }
 
@@ -263,6 +286,59 @@ function checkHandlers(handlers: Handlers): void {
   const { roots } = handlers;
   if (roots !== undefined && typeof roots !== 'function' && !Array.isArray(roots)) {
     throw new TypeError('expected `roots` to be a list of { uri } or a function');
+  }
+}
+
+/** The dialect is one we speak, and does not contradict the protocol choice. */
+function checkDialect(resolved: ResolvedOptions): void {
+  const { dialect, protocolVersion: version } = resolved;
+  if (!(DIALECTS as readonly string[]).includes(dialect)) {
+    throw new TypeError(
+      `expected \`dialect\` to be one of ${DIALECTS.join(', ')}, got "${dialect}"`,
+    );
+  }
+  const era = (MODERN_VERSIONS as readonly string[]).includes(version)
+    ? 'modern'
+    : (LEGACY_VERSIONS as readonly string[]).includes(version)
+      ? 'legacy'
+      : version;
+  const allowed: Partial<Record<DialectChoice, readonly string[]>> = {
+    'mcp-stateless': ['auto', 'modern'],
+    'mcp-stateful': ['auto', 'legacy'],
+    'mcp-sse': ['auto'],
+    'mcp-lite': ['auto'],
+    webtools: ['auto'],
+  };
+  const eras = allowed[dialect];
+  if (eras && !eras.includes(era)) {
+    throw new TypeError(
+      `\`dialect: '${dialect}'\` cannot be combined with \`protocolVersion: '${version}'\``,
+    );
+  }
+  const { onChange, version: pinned, sessionId, metadata, config } = resolved.webtools;
+  if (onChange !== undefined && onChange !== 'refuse' && onChange !== 'report') {
+    throw new TypeError(
+      `expected \`webtools.onChange\` to be 'refuse' or 'report', got "${String(onChange)}"`,
+    );
+  }
+  for (const [name, value] of [
+    ['webtools.version', pinned],
+    ['webtools.sessionId', sessionId],
+  ] as const) {
+    if (value !== undefined && (typeof value !== 'string' || value === '')) {
+      throw new TypeError(`expected \`${name}\` to be a non-empty string, got ${String(value)}`);
+    }
+  }
+  if (metadata !== undefined && !Array.isArray((metadata as { actions?: unknown }).actions)) {
+    throw new TypeError(
+      'expected `webtools.metadata` to be webtool metadata, with an `actions` array',
+    );
+  }
+  if (
+    config !== undefined &&
+    (typeof config !== 'object' || config === null || Array.isArray(config))
+  ) {
+    throw new TypeError('expected `webtools.config` to be an object');
   }
 }
 

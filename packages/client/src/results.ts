@@ -47,6 +47,25 @@ export function checkStructuredContent(
   }
 }
 
+/**
+ * What is wrong with `value` under `schema`, or an empty list when it matches. For schemas the
+ * application is answerable for (a webtool's `configSchema`); throws when the schema is unusable.
+ */
+export function schemaProblems(schema: JsonSchema, value: unknown): string[] {
+  let validate = compiled.get(schema);
+  if (!validate) {
+    const ajv = ajvFor(typeof schema['$schema'] === 'string' ? schema['$schema'] : '');
+    const { $id: _id, ...anonymous } = schema;
+    validate = ajv.compile(anonymous);
+    ajv.removeSchema(anonymous);
+    compiled.set(schema, validate);
+  }
+  if (validate(value)) return [];
+  return (validate.errors ?? []).map(
+    (e) => `${e.instancePath || '/'} ${e.message ?? 'is invalid'}`,
+  );
+}
+
 // Servers' schemas carry keywords and formats ajv does not know; they describe, they do not
 // break. Remote $refs are never fetched: without `loadSchema`, ajv refuses them.
 const ajvOptions = { strict: false, validateFormats: false, allErrors: false } as const;

@@ -31,6 +31,8 @@ export interface Tool {
   annotations?: ToolAnnotations;
   icons?: Icon[];
   execution?: JsonObject;
+  /** The tool's kind, where the dialect says (MCP-lite's `@type`: `query`, `system`, ...). */
+  category?: string;
   _meta?: JsonObject;
 }
 

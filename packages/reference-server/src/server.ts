@@ -8,6 +8,7 @@ import { FaultController } from './faults.ts';
 import { HttpSseTransport, MESSAGES_PATH } from './http-sse.ts';
 import { header, headerRecord, sendEmpty, sendJson, sendRpcError } from './http-util.ts';
 import { ErrorCode, errorMessage } from './jsonrpc.ts';
+import { MCP_LITE_BASE, McpLiteEndpoint } from './mcp-lite/endpoint.ts';
 import { MODERN_VERSIONS } from './modern/envelope.ts';
 import { ListenerHub } from './modern/listen.ts';
 import { OriginPolicy } from './origin-policy.ts';
@@ -20,6 +21,7 @@ import type {
   ReferenceServer,
   ReferenceServerOptions,
 } from './types.ts';
+import { WEBTOOL_PATH, WebtoolsEndpoint } from './webtools/endpoint.ts';
 
 const DEFAULT_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
 
@@ -92,6 +94,7 @@ async function route(
   httpSse: HttpSseTransport,
   req: IncomingMessage,
   res: ServerResponse,
+  others: OtherDialects,
 ): Promise<void> {
   const path = new URL(req.url ?? '/', 'http://localhost').pathname;
   const entry = logEntry(req, path);
@@ -114,6 +117,9 @@ async function route(
     methodNotAllowed(res, 'POST');
     return;
   }
+  // The two dialects that are not MCP, each under a path of its own.
+  if (others.lite.handles(path)) return others.lite.serve(core, req, res, entry, path);
+  if (others.webtools.handles(path)) return others.webtools.serve(req, res, entry, path);
   const kind = ENDPOINTS.get(path);
   if (kind === undefined) {
     sendEmpty(res, 404);
@@ -137,6 +143,11 @@ async function route(
   const modernVerb =
     (req.method === 'GET' || req.method === 'DELETE') && isModernGetOrDelete(core, kind, req);
   methodNotAllowed(res, modernVerb ? 'POST' : allowed);
+}
+
+interface OtherDialects {
+  lite: McpLiteEndpoint;
+  webtools: WebtoolsEndpoint;
 }
 
 /**
@@ -173,6 +184,7 @@ export async function startReferenceServer(
     stateKey: randomBytes(32),
   };
   const httpSse = new HttpSseTransport();
+  const others: OtherDialects = { lite: new McpLiteEndpoint(), webtools: new WebtoolsEndpoint() };
   let stopping = false;
 
   let policy: OriginPolicy | undefined;
@@ -182,7 +194,7 @@ export async function startReferenceServer(
       res.destroy();
       return;
     }
-    route(core, policy, log, httpSse, req, res).catch(() => {
+    route(core, policy, log, httpSse, req, res, others).catch(() => {
       // Closing aborts pending sleeps; anything else is a server bug worth a 500.
       if (closing.signal.aborted) res.destroy();
       else if (!res.headersSent) sendRpcError(res, 500, ErrorCode.InternalError, 'Internal error');
@@ -221,6 +233,8 @@ export async function startReferenceServer(
         new Promise<void>((resolve) => {
           closing.abort();
           httpSse.closeAll();
+          others.lite.clear();
+          others.webtools.clear();
           for (const session of sessions.all()) session.terminate();
           sessions.clear();
           core.statelessInFlight.abortAll();
@@ -239,6 +253,8 @@ export async function startReferenceServer(
     stateless: `${base}/mcp-stateless`,
     modern: `${base}/mcp-modern`,
     sse: `${base}${SSE_PATH}`,
+    mcpLite: `${base}${MCP_LITE_BASE}`,
+    webtools: `${base}${WEBTOOL_PATH}`,
   };
   return {
     url: urls.stateful,

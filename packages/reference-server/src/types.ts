@@ -96,9 +96,19 @@ export interface ReferenceServer {
   /**
    * Every endpoint: dual-era SSE (`/mcp`), dual-era JSON-only (`/mcp-json`), stateless legacy
    * (`/mcp-stateless`), 2026-07-28 only (`/mcp-modern`) and the 2024-11-05 HTTP+SSE stream
-   * (`/sse`, which names its POST endpoint in its first event).
+   * (`/sse`, which names its POST endpoint in its first event); beside MCP, the MCP-lite base
+   * (`/mcp-lite/v1`, with `/listtools`, `/tools`, `/calltools` and `/rpc` under it) and the
+   * `weather` webtool (`/webtools/weather`, versions 1.0.0 and 2.0.0).
    */
-  urls: { stateful: string; statefulJson: string; stateless: string; modern: string; sse: string };
+  urls: {
+    stateful: string;
+    statefulJson: string;
+    stateless: string;
+    modern: string;
+    sse: string;
+    mcpLite: string;
+    webtools: string;
+  };
   /** Fault injection switches. */
   faults: Faults;
   /** Every HTTP request received, in arrival order. */

@@ -1,0 +1,198 @@
+/**
+ * MCP-lite calls against the reference server: each `response_type` reaches the caller as the
+ * Outcome it maps to, and each JSON-RPC error code of §4.4 as a JsonRpcError with its data.
+ */
+import {
+  createMcpClient,
+  InputRequiredError,
+  JsonRpcError,
+  MalformedMessageError,
+  MoreResourceRequiredError,
+  NotSupportedError,
+  ToolNotFoundError,
+} from '@toolwire/client';
+import { startReferenceServer } from '@toolwire/reference-server';
+import { HttpResponse, http } from 'msw';
+import { describe, expect, test } from 'vitest';
+import { startFaultServer } from '../helpers/fault-server.ts';
+
+const fast = { retry: { minDelayMs: 1, maxDelayMs: 2 } };
+
+async function liteServer() {
+  const server = await startReferenceServer();
+  const client = createMcpClient(server.urls.mcpLite, { dialect: 'mcp-lite', ...fast });
+  return {
+    server,
+    client,
+    async [Symbol.asyncDispose]() {
+      await client.close();
+      await server.close();
+    },
+  };
+}
+
+describe('response_type', () => {
+  test('answer: untyped items become text blocks plus structuredContent; _meta is kept', async () => {
+    await using lite = await liteServer();
+    const result = await lite.client.callTool('search_documents', { query: 'mcp', limit: 2 });
+    expect(result.isError).toBe(false);
+    expect(result.structuredContent).toEqual([
+      expect.objectContaining({ document_id: 'doc_123' }),
+      expect.objectContaining({ document_id: 'doc_456' }),
+    ]);
+    expect(result.content).toHaveLength(2);
+    expect(result.content.every((block) => block.type === 'text')).toBe(true);
+    expect(JSON.parse((result.content[0] as { text: string }).text)).toMatchObject({
+      document_id: 'doc_123',
+    });
+    expect(result._meta).toMatchObject({
+      response_type: 'answer',
+      timestamp: expect.any(String),
+      processing_time_ms: expect.any(Number),
+      server_version: expect.any(String),
+    });
+    // The request was a JSON-RPC tools/call POSTed to /calltools, asking for JSON.
+    const call = lite.server.log.at(-1);
+    expect(call?.path).toBe('/mcp-lite/v1/calltools');
+    expect(call?.headers['accept']).toBe('application/json');
+    expect(call?.body).toMatchObject({
+      jsonrpc: '2.0',
+      method: 'tools/call',
+      params: { name: 'search_documents', arguments: { query: 'mcp', limit: 2 } },
+    });
+  });
+
+  test('no _meta means answer', async () => {
+    await using lite = await liteServer();
+    const result = await lite.client.callTool('echo', { text: 'plain' });
+    expect(result).toEqual({ content: [{ type: 'text', text: 'plain' }], isError: false });
+  });
+
+  test('failure is a tool failure the caller can tell from a protocol error: returned, isError', async () => {
+    await using lite = await liteServer();
+    const result = await lite.client.callTool('transfer_funds', { amount: 500 });
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toEqual([
+      { reason: 'insufficient_funds', balance: 100, requested: 500 },
+    ]);
+    expect(result._meta?.['response_type']).toBe('failure');
+    expect((await lite.client.callTool('transfer_funds', { amount: 5 })).isError).toBe(false);
+  });
+
+  test('promise is a pending outcome; until redemption lands the call loop names the token', async () => {
+    await using lite = await liteServer();
+    const error = await lite.client
+      .callTool('analyze_dataset', { dataset_id: 'large' })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(MalformedMessageError);
+    const token = /promise (prom_[0-9a-f]+)/.exec((error as Error).message)?.[1];
+    expect(token).toBeDefined();
+    // The token is the server's: redeeming it through the system tool gives the result.
+    const redeemed = await lite.client.callTool('redeem', { promise: token! });
+    expect(redeemed.structuredContent).toEqual([{ dataset_id: 'large', rows: 1000, outliers: 3 }]);
+  });
+
+  test('elicitation is an input outcome asking elicitation/create in form mode', async () => {
+    await using lite = await liteServer();
+    const error = await lite.client
+      .callTool('book_table', { restaurant: 'Chez Ada' })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InputRequiredError);
+    expect((error as InputRequiredError).requests).toEqual(['elicitation/create (form)']);
+    // The same call with the asked-for argument is the answer an MCP-lite server understands.
+    const booked = await lite.client.callTool('book_table', {
+      restaurant: 'Chez Ada',
+      party_size: 4,
+    });
+    expect(booked.content).toEqual([{ type: 'text', text: 'Booked Chez Ada for 4.' }]);
+  });
+
+  test('request-for-more-resource is a MoreResourceRequiredError carrying the answer', async () => {
+    await using lite = await liteServer();
+    const error = await lite.client.callTool('render_video', { minutes: 90 }).catch((e) => e);
+    expect(error).toBeInstanceOf(MoreResourceRequiredError);
+    expect((error as MoreResourceRequiredError).code).toBe('MORE_RESOURCE_REQUIRED');
+    expect((error as MoreResourceRequiredError).result).toMatchObject({
+      content: [{ type: 'text', text: expect.stringContaining('GPU quota') }],
+      _meta: { response_type: 'request-for-more-resource', resource: 'gpu_minutes' },
+    });
+  });
+
+  test('an unknown response_type is a MalformedMessageError', async () => {
+    await using server = await startFaultServer([
+      http.post('*/listtools', () => HttpResponse.json([{ name: 'odd', inputSchema: {} }])),
+      http.post('*/calltools', async ({ request }) => {
+        const { id } = (await request.json()) as { id: string };
+        return HttpResponse.json({
+          jsonrpc: '2.0',
+          id,
+          result: { content: [], _meta: { response_type: 'maybe-later' } },
+        });
+      }),
+    ]);
+    await using client = createMcpClient(server.url, { dialect: 'mcp-lite' });
+    await expect(client.callTool('odd')).rejects.toThrow(/response_type "maybe-later"/);
+  });
+});
+
+describe('JSON-RPC errors (§4.4)', () => {
+  test('-32601 for an unknown tool keeps available_tools and the suggestion', async () => {
+    await using lite = await liteServer();
+    const error = await lite.client.callTool('search_document', { query: 'x' }).catch((e) => e);
+    expect(error).toBeInstanceOf(ToolNotFoundError);
+    expect((error as ToolNotFoundError).available).toContain('search_documents');
+    const cause = (error as Error).cause as JsonRpcError;
+    expect(cause.rpcCode).toBe(-32601);
+    expect(cause.data).toMatchObject({
+      requested_tool: 'search_document',
+      available_tools: expect.arrayContaining(['redeem', 'search_documents']),
+      suggestion: "Did you mean 'search_documents'?",
+    });
+  });
+
+  test('-32602 for invalid params and -32603 for an internal error', async () => {
+    await using lite = await liteServer();
+    await expect(lite.client.callTool('search_documents', {})).rejects.toMatchObject({
+      rpcCode: -32602,
+      message: expect.stringContaining('missing required argument "query"'),
+    });
+    await expect(lite.client.callTool('crash')).rejects.toMatchObject({ rpcCode: -32603 });
+  });
+
+  test.each([
+    [-32700, 'Parse error', 400],
+    [-32600, 'Invalid request', 400],
+    [-32601, 'Tool not found', 200],
+    [-32602, 'Invalid params', 200],
+    [-32603, 'Internal error', 500],
+  ])(
+    '%i "%s" (HTTP %i) reaches the caller as a JsonRpcError with its data',
+    async (code, message, status) => {
+      await using server = await startFaultServer([
+        http.post('*/listtools', () => HttpResponse.json([{ name: 't', inputSchema: {} }])),
+        http.post('*/calltools', async ({ request }) => {
+          // Only an error about a request that could not be read goes without its id.
+          const { id } = (await request.json()) as { id: string };
+          const error = { code, message, data: { hint: 'seed §4.4' } };
+          return HttpResponse.json(
+            { jsonrpc: '2.0', id: status === 400 ? null : id, error },
+            { status },
+          );
+        }),
+      ]);
+      await using client = createMcpClient(server.url, { dialect: 'mcp-lite', ...fast });
+      const error = await client.callTool('t').catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(JsonRpcError);
+      expect(error).toMatchObject({ rpcCode: code, data: { hint: 'seed §4.4' } });
+    },
+  );
+});
+
+test('MCP-lite has tools only: empty lists for the rest, NotSupportedError for reads', async () => {
+  await using lite = await liteServer();
+  expect(await lite.client.listResources()).toEqual([]);
+  expect(await lite.client.listPrompts()).toEqual([]);
+  await expect(lite.client.readResource('file:///x')).rejects.toBeInstanceOf(NotSupportedError);
+  await lite.client.ping();
+  await lite.client.setLoggingLevel('debug');
+});
