@@ -60,7 +60,7 @@ export class ScriptedModel extends MockLanguageModelV4 {
               { type: 'text-delta', id: 't', delta: part.text },
               { type: 'text-end', id: 't' },
             );
-          } else parts.push(part);
+          } else if (part.type === 'tool-call') parts.push(part);
         }
         parts.push({ type: 'finish', finishReason, usage });
         return { stream: convertArrayToReadableStream(parts) };
