@@ -65,7 +65,9 @@ test("a typed tool's arguments are still checked against the server's schema bef
   const result = await generateText({ model, tools, prompt: 'add', stopWhen: stepCountIs(3) });
   const failure = result.steps[0]?.content.find((part) => part.type === 'tool-error');
   expect(failure?.error).toBeInstanceOf(ToolArgumentsError);
-  expect((failure?.error as ToolArgumentsError | undefined)?.problems).toEqual(['/a must be number']);
+  expect((failure?.error as ToolArgumentsError | undefined)?.problems).toEqual([
+    '/a must be number',
+  ]);
   expect(posts(server, 'tools/call')).toHaveLength(0);
 });
 
