@@ -96,3 +96,8 @@ test('a content kind newer than the adapter still reaches the model, as JSON', (
     value: '{"type":"hologram","frames":3}',
   });
 });
+
+test('an output that is not a tool result goes to the model as JSON', () => {
+  expect(toModelOutput({ answer: 42 })).toEqual({ type: 'json', value: { answer: 42 } });
+  expect(toModelOutput(undefined)).toEqual({ type: 'json', value: null });
+});

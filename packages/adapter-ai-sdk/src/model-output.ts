@@ -10,7 +10,7 @@ import type {
   ResourceContents,
   ResourceLink,
 } from '@toolwire/client';
-import type { Tool } from 'ai';
+import type { JSONValue, Tool } from 'ai';
 
 /** What `toModelOutput` returns (the AI SDK does not export the type by name). */
 export type ToolResultOutput = Awaited<ReturnType<NonNullable<Tool['toModelOutput']>>>;
@@ -19,7 +19,12 @@ type ContentPart = Extract<
   { type: 'text' | 'file' }
 >;
 
-export function toModelOutput(result: CallToolResult): ToolResultOutput {
+/**
+ * The model's view of a tool result. Anything that is not a tool result (an output stored by an
+ * older version and converted again by `convertToModelMessages`, say) goes as JSON.
+ */
+export function toModelOutput(result: unknown): ToolResultOutput {
+  if (!isCallToolResult(result)) return { type: 'json', value: toJson(result) };
   const parts = result.content.map(toPart);
   const structured = structuredPart(result);
   if (structured) parts.push(structured);
@@ -39,6 +44,18 @@ export function describeError(result: CallToolResult): string {
   const structured = structuredPart(result);
   if (structured) lines.push(structured.text);
   return lines.join('\n') || 'the tool reported an error without saying why';
+}
+
+function isCallToolResult(value: unknown): value is CallToolResult {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    Array.isArray((value as { content?: unknown }).content)
+  );
+}
+
+function toJson(value: unknown): JSONValue {
+  return value === undefined ? null : (JSON.parse(JSON.stringify(value)) as JSONValue);
 }
 
 function toPart(block: ContentBlock): ContentPart {

@@ -46,7 +46,7 @@ export function toAiTool(
     metadata: metadataOf(client, definition),
     ...(options.needsApproval(definition) ? { needsApproval: true } : {}),
     execute,
-    toModelOutput: ({ output }: { output: unknown }) => toModelOutput(output as CallToolResult),
+    toModelOutput: ({ output }: { output: unknown }) => toModelOutput(output),
   };
   if (typed) return tool({ ...common, inputSchema: typed.inputSchema });
   return dynamicTool({
