@@ -5,13 +5,13 @@
  */
 import { type McpToolCall, mcpToolSet, mcpTools } from '@toolwire/ai-sdk';
 import { AbortedError, createMcpClient, type Progress } from '@toolwire/client';
-import { startReferenceServer } from '@toolwire/reference-server';
+import { type ReferenceServer, startReferenceServer } from '@toolwire/reference-server';
 import { generateText, type ModelMessage, stepCountIs } from 'ai';
 import { expect, test } from 'vitest';
 import { posts, rpcBody, waitFor } from '../reference/helpers.ts';
 import { ScriptedModel } from './model.ts';
 
-function toolCallNames(server: { log: unknown[] } & Parameters<typeof posts>[0]): string[] {
+function toolCallNames(server: ReferenceServer): string[] {
   return posts(server, 'tools/call').map((entry) => String(rpcBody(entry.body).params?.['name']));
 }
 
