@@ -17,6 +17,10 @@ export default defineConfig({
         extends: true,
         test: { name: 'reference-server', include: ['packages/reference-server/src/**/*.test.ts'] },
       },
+      {
+        extends: true,
+        test: { name: 'adapter-ai-sdk', include: ['packages/adapter-ai-sdk/src/**/*.test.ts'] },
+      },
       { extends: true, test: { name: 'integration', include: ['test/**/*.test.ts'] } },
     ],
   },

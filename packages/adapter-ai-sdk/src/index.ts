@@ -1,1 +1,16 @@
-export {};
+/**
+ * @toolwire/ai-sdk: MCP tools as an AI SDK tool set. Every export here is API; nothing else is.
+ */
+export { ToolArgumentsError, ToolResultError } from './errors.ts';
+export { type ToolResultOutput, toModelOutput } from './model-output.ts';
+export type { ToolNameMap } from './names.ts';
+export type {
+  McpToolCall,
+  McpToolResult,
+  McpTools,
+  McpToolsOptions,
+  ToolSchema,
+  ToolSchemas,
+  TypedTools,
+} from './options.ts';
+export { type McpToolSet, mcpToolSet, mcpTools } from './tool-set.ts';
