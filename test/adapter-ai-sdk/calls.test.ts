@@ -3,7 +3,7 @@
  * cancelling it on the server, approval, hooks and progress, and the options that choose and
  * name the tools.
  */
-import { type McpToolCall, mcpToolSet, mcpTools } from '@toolwire/ai-sdk';
+import { type McpToolCall, mcpToolSet, mcpTools, TOOL_CALL_ID_META } from '@toolwire/ai-sdk';
 import { AbortedError, createMcpClient, type Progress } from '@toolwire/client';
 import { type ReferenceServer, startReferenceServer } from '@toolwire/reference-server';
 import { generateText, type ModelMessage, stepCountIs } from 'ai';
@@ -138,6 +138,23 @@ test('needsApproval as a function decides per tool', async () => {
   const requested = result.content.filter((part) => part.type === 'tool-approval-request');
   expect(requested.map((part) => part.toolCall.toolName)).toEqual(['count']);
   expect(toolCallNames(server)).toEqual(['echo']);
+});
+
+test("the model's tool call id reaches the server in the call's _meta", async () => {
+  await using server = await startReferenceServer();
+  await using client = createMcpClient(server.url);
+  const model = new ScriptedModel([
+    { calls: [{ tool: 'echo', input: { text: 'hi' } }] },
+    { text: 'ok' },
+  ]);
+  await generateText({
+    model,
+    tools: await mcpTools(client),
+    prompt: 'go',
+    stopWhen: stepCountIs(3),
+  });
+  const [call] = posts(server, 'tools/call');
+  expect(rpcBody(call?.body).params?.['_meta']).toEqual({ [TOOL_CALL_ID_META]: 'call-1-1' });
 });
 
 test('hooks see each call with its toolCallId, may replace the arguments and the result, and may stop the call', async () => {

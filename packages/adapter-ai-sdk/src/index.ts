@@ -13,4 +13,5 @@ export type {
   ToolSchemas,
   TypedTools,
 } from './options.ts';
+export { TOOL_CALL_ID_META } from './tool.ts';
 export { type McpToolSet, mcpToolSet, mcpTools } from './tool-set.ts';

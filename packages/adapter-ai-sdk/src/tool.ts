@@ -62,6 +62,9 @@ export function toAiTool(
   });
 }
 
+/** The `_meta` key that carries the AI SDK's tool call id to the server. */
+export const TOOL_CALL_ID_META = 'dev.toolwire/toolCallId';
+
 async function run(
   client: McpClient,
   call: Omit<McpToolCall, 'arguments'>,
@@ -83,7 +86,8 @@ async function run(
   const replaced = await options.beforeCall?.(current);
   if (replaced) current = { ...current, arguments: replaced };
 
-  const callOptions: CallToolOptions = {};
+  // The model's id for this call rides in `_meta`, so the server can tie its logs to the model's.
+  const callOptions: CallToolOptions = { meta: { [TOOL_CALL_ID_META]: current.toolCallId } };
   if (signal) callOptions.signal = signal;
   if (options.timeoutMs !== undefined) callOptions.timeoutMs = options.timeoutMs;
   const { onProgress } = options;

@@ -47,6 +47,11 @@ export interface RequestOptions {
 export interface CallToolOptions extends RequestOptions {
   /** Receives the server's progress reports; giving it asks the server for them. */
   onProgress?: (progress: Progress) => void;
+  /**
+   * Sent as the request's `_meta`, beside what the protocol puts there itself (an adapter puts
+   * the model's tool call id here). Keys follow the spec's `_meta` naming rules.
+   */
+  meta?: JsonObject;
 }
 
 export interface ListOptions extends RequestOptions {
@@ -146,7 +151,9 @@ export class McpClient implements AsyncDisposable {
       this.#request(
         {
           method: 'tools/call',
-          params: { name, arguments: args },
+          params: options.meta
+            ? { name, arguments: args, _meta: { ...options.meta } }
+            : { name, arguments: args },
           idempotent: tool?.annotations?.idempotentHint === true,
           tool: name,
           definition: tool,
