@@ -17,6 +17,13 @@ export default defineConfig({
         extends: true,
         test: { name: 'reference-server', include: ['packages/reference-server/src/**/*.test.ts'] },
       },
+      {
+        extends: true,
+        test: {
+          name: 'adapter-langchain',
+          include: ['packages/adapter-langchain/src/**/*.test.ts'],
+        },
+      },
       { extends: true, test: { name: 'integration', include: ['test/**/*.test.ts'] } },
     ],
   },
