@@ -4,7 +4,10 @@
  * anything is sent; the call carries LangChain's abort signal to the server; the result comes
  * back as `content_and_artifact`.
  */
-import type { CallbackManagerForToolRun } from '@langchain/core/callbacks/manager';
+import {
+  type CallbackManagerForToolRun,
+  parseCallbackConfigArg,
+} from '@langchain/core/callbacks/manager';
 import { ToolMessage } from '@langchain/core/messages';
 import { patchConfig, pickRunnableConfigKeys } from '@langchain/core/runnables';
 import { AsyncLocalStorageProviderSingleton } from '@langchain/core/singletons';
@@ -29,10 +32,14 @@ import type { McpToolCall, ResolvedOptions } from './options.ts';
 import { inlineRefs } from './schema.ts';
 import { type ArgumentCheck, argumentCheck } from './validate.ts';
 
-/** What the tool returns to LangChain: the model's content (or an error ToolMessage) and the artifact. */
+/**
+ * What `_call` gives LangChain: the model's content (or an error ToolMessage) and the artifact.
+ * LangChain turns it into a ToolMessage when the tool is invoked with a tool call, and returns
+ * the content alone otherwise; hence `unknown` as the tool's output type.
+ */
 export type McpToolOutput = [ModelContent | ToolMessage, McpArtifact];
 
-export class McpStructuredTool extends StructuredTool<JSONSchema, unknown, unknown, McpToolOutput> {
+export class McpStructuredTool extends StructuredTool<JSONSchema, unknown, unknown, unknown> {
   static override lc_name(): string {
     return 'McpStructuredTool';
   }
@@ -81,7 +88,7 @@ export class McpStructuredTool extends StructuredTool<JSONSchema, unknown, unkno
     arg: TArg,
     configArg?: TConfig,
     tags?: string[],
-  ): Promise<ToolReturnType<TArg, TConfig, McpToolOutput>> {
+  ): Promise<ToolReturnType<TArg, TConfig, unknown>> {
     const args = isToolCall(arg) ? arg.args : arg;
     const problems = this.#check(args);
     if (problems.length > 0) {
@@ -90,7 +97,10 @@ export class McpStructuredTool extends StructuredTool<JSONSchema, unknown, unkno
         `(nothing was sent):\n- ${problems.join('\n- ')}`;
       return Promise.reject(new ToolInputParsingException(message, JSON.stringify(args)));
     }
-    return super.call(arg, configArg, tags);
+    // As DynamicStructuredTool does: runs and traces carry the tool's name, not the class's.
+    const config = parseCallbackConfigArg(configArg);
+    config.runName ??= this.name;
+    return super.call(arg, config as TConfig, tags);
   }
 
   protected override async _call(
