@@ -30,7 +30,7 @@ test('an agent calls two tools in two steps and the model reads each result', as
   const [sum, echo] = toolMessages(messages);
   expect(sum?.tool_call_id).toBe('call-1');
   expect(sum?.content).toBe('{"sum":42}');
-  expect((sum?.artifact as McpArtifact).structuredContent).toEqual({ sum: 42 });
+  expect(sum?.artifact as McpArtifact).toMatchObject({ structuredContent: { sum: 42 } });
   expect(echo?.content).toBe('the sum is 42');
   expect(messages.at(-1)?.content).toBe('done');
   // The model's second and third turns saw the results of the tools before them.
