@@ -4,6 +4,7 @@
  */
 import { AIMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
 import { fakeModel } from '@langchain/core/testing';
+import { createReactAgent } from '@langchain/langgraph/prebuilt';
 import { createMcpClient } from '@toolwire/client';
 import { type McpArtifact, mcpStructuredTools, ToolException } from '@toolwire/langchain';
 import { startReferenceServer } from '@toolwire/reference-server';
@@ -135,4 +136,24 @@ test('LangChain callbacks see each tool start and end', async () => {
     },
   );
   expect(seen).toEqual(['start echo {"text":"hi"}', 'end "hi"']);
+});
+
+test('a LangGraph prebuilt agent (createReactAgent) runs the tools the same way', async () => {
+  await using server = await startReferenceServer();
+  await using client = createMcpClient(server.url);
+  const tools = await mcpStructuredTools(client, { include: ['echo', 'fail'] });
+  const llm = fakeModel()
+    .respondWithTools([
+      { name: 'echo', args: { text: 'from langgraph' }, id: 'e' },
+      { name: 'fail', args: { message: 'broken' }, id: 'f' },
+    ])
+    .respond(new AIMessage('ok'));
+  const agent = createReactAgent({ llm, tools });
+
+  const { messages } = await agent.invoke({ messages: [new HumanMessage('go')] });
+
+  const [echo, failed] = toolMessages(messages);
+  expect(echo?.content).toBe('from langgraph');
+  expect(failed?.status).toBe('error');
+  expect(failed?.content).toContain('tool "fail" on server');
 });

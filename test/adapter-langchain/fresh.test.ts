@@ -3,6 +3,7 @@ import { createMcpClient, ToolNotFoundError } from '@toolwire/client';
 import { McpToolkit, mcpStructuredTools } from '@toolwire/langchain';
 import { startReferenceServer } from '@toolwire/reference-server';
 import { expect, test } from 'vitest';
+import { expectCleanClose, settledHandles } from '../helpers/handles.ts';
 import { waitFor } from '../reference/helpers.ts';
 
 const names = (tools: { name: string }[]) => tools.map((tool) => tool.name);
@@ -49,4 +50,16 @@ test('a tool removed on the server fails with the client ToolNotFoundError, nami
   const error = await tools[0]!.invoke({}).catch((e: unknown) => e);
   expect(error).toBeInstanceOf(ToolNotFoundError);
   expect((error as ToolNotFoundError).message).toContain('echo');
+});
+
+test('a toolkit and its client leave no socket or timer behind once closed', async () => {
+  await using server = await startReferenceServer();
+  const baseline = await settledHandles();
+  const client = createMcpClient(server.url);
+  using toolkit = await McpToolkit.create(client);
+  await toolkit
+    .getTools()
+    .find((tool) => tool.name === 'echo')!
+    .invoke({ text: 'x' });
+  await expectCleanClose(client, baseline);
 });
