@@ -99,8 +99,7 @@ export class McpStructuredTool extends StructuredTool<JSONSchema, unknown, unkno
     }
     // As DynamicStructuredTool does: runs and traces carry the tool's name, not the class's.
     const config = parseCallbackConfigArg(configArg);
-    config.runName ??= this.name;
-    return super.call(arg, config as TConfig, tags);
+    return super.call(arg, { ...config, runName: config.runName ?? this.name } as TConfig, tags);
   }
 
   protected override async _call(
@@ -126,7 +125,10 @@ export class McpStructuredTool extends StructuredTool<JSONSchema, unknown, unkno
     if (onProgress) {
       callOptions.onProgress = (progress) => {
         onProgress(progress, call);
-        void runManager?.handleCustomEvent('mcp_progress', { ...progress, tool: this.name });
+        // A callback handler's failure must not end the call it reports on.
+        runManager
+          ?.handleCustomEvent('mcp_progress', { ...progress, tool: this.name })
+          .catch(() => {});
       };
     }
     // Inside LangChain's context, so that what runs during the call (an elicitation handler
