@@ -21,6 +21,13 @@ export default defineConfig({
         extends: true,
         test: { name: 'adapter-ai-sdk', include: ['packages/adapter-ai-sdk/src/**/*.test.ts'] },
       },
+      {
+        extends: true,
+        test: {
+          name: 'adapter-langchain',
+          include: ['packages/adapter-langchain/src/**/*.test.ts'],
+        },
+      },
       { extends: true, test: { name: 'integration', include: ['test/**/*.test.ts'] } },
     ],
   },
