@@ -6,15 +6,11 @@ import { AIMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
 import { AsyncLocalStorageProviderSingleton } from '@langchain/core/singletons';
 import { fakeModel } from '@langchain/core/testing';
 import { Annotation, Command, MemorySaver, StateGraph } from '@langchain/langgraph';
-import {
-  type ClientOptions,
-  createMcpClient,
-  InputRequiredError,
-  MissingCapabilityError,
-} from '@toolwire/client';
+import { type ClientOptions, createMcpClient } from '@toolwire/client';
 import { mcpStructuredTools } from '@toolwire/langchain';
 import {
   type ElicitationHandler,
+  type ElicitationRequest,
   type ElicitationResult,
   elicitationInterrupt,
 } from '@toolwire/langchain/langgraph';
@@ -22,10 +18,12 @@ import { startReferenceServer } from '@toolwire/reference-server';
 import { createAgent } from 'langchain';
 import { expect, test } from 'vitest';
 
-const REQUEST = {
+const REQUEST: ElicitationRequest = {
+  mode: 'form',
   message: 'What is your name?',
   requestedSchema: { type: 'object', properties: { name: { type: 'string' } } },
 };
+const SERVER = { name: 'ref', version: '1', protocolVersion: '2026-07-28', url: 'http://ref/' };
 
 /** What a paused graph's result carries, whatever its state type. */
 function interrupts(state: unknown): Array<{ id?: string; value: unknown }> | undefined {
@@ -37,7 +35,7 @@ function askingGraph(handler: ElicitationHandler) {
   const State = Annotation.Root({ answer: Annotation<ElicitationResult | undefined> });
   return new StateGraph(State)
     .addNode('ask', async () => ({
-      answer: await handler(REQUEST, { signal: new AbortController().signal, server: 'ref' }),
+      answer: await handler(REQUEST, { signal: new AbortController().signal, server: SERVER }),
     }))
     .addEdge('__start__', 'ask')
     .compile({ checkpointer: new MemorySaver() });
@@ -49,7 +47,10 @@ test('the handler pauses the graph with the request, and returns what the graph 
 
   const paused = await graph.invoke({}, config);
   expect(interrupts(paused)).toEqual([
-    { id: expect.any(String), value: { type: 'mcp_elicitation', request: REQUEST, server: 'ref' } },
+    {
+      id: expect.any(String),
+      value: { type: 'mcp_elicitation', request: REQUEST, server: SERVER },
+    },
   ]);
 
   const answer = { action: 'accept', content: { name: 'Ada' } } as const;
@@ -103,21 +104,13 @@ test('code the client runs during a tool call in an agent sees the graph run (wh
   expect(seen).toEqual(['progress', 'progress']);
 });
 
-// End to end through the client's `onElicitation` option (issue 4). Until the client has it, the
-// server refuses the call for want of the capability, and this test skips itself.
-test('an agent tool that makes the server ask pauses the agent; the resumed answer reaches the server', async (context) => {
+// End to end through the client's `onElicitation` option: a 2026-07-28 input_required round.
+test('an agent tool that makes the server ask pauses the agent; the resumed answer reaches the server', async () => {
   await using server = await startReferenceServer();
-  const options: ClientOptions & { onElicitation: ElicitationHandler } = {
+  const options: ClientOptions = {
     onElicitation: elicitationInterrupt(),
   };
   await using client = createMcpClient(server.urls.modern, options);
-  const probe = await client.callTool('ask_name').catch((error: unknown) => error);
-  // Without the option the client declares no elicitation (or cannot answer it); with it, the
-  // handler runs outside any graph here, and interrupt() refuses, which is an error of another kind.
-  if (probe instanceof MissingCapabilityError || probe instanceof InputRequiredError) {
-    context.skip('the client has no onElicitation option yet (issue 4)');
-  }
-
   const tools = await mcpStructuredTools(client, { include: ['ask_name'] });
   const model = fakeModel()
     .respondWithTools([{ name: 'ask_name', args: {}, id: 'ask' }])

@@ -17,3 +17,14 @@ test('examples/agent.ts runs an agent over the reference server and prints each 
   expect(stdout).toContain('tool ref_media: image, audio, text');
   expect(stdout).toContain('resource: ref://static/hello');
 });
+
+test('examples/elicitation.ts pauses an agent on the server question and resumes it with the answer', async () => {
+  const root = fileURLToPath(new URL('../..', import.meta.url));
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ['--conditions=@toolwire/source', 'packages/adapter-langchain/examples/elicitation.ts'],
+    { cwd: root, timeout: 30_000 },
+  );
+  expect(stdout).toContain('the server asks:');
+  expect(stdout).toContain('tool: Hello, Ada!');
+});

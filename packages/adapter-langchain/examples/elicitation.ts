@@ -3,8 +3,6 @@
  * LangGraph's human in the loop: the agent pauses with the question, the application asks its
  * user, and the agent resumes with the answer.
  *
- * Needs the client's `onElicitation` option (toolwire issue 4).
- *
  *   node --conditions=@toolwire/source packages/adapter-langchain/examples/elicitation.ts
  */
 import { AIMessage, HumanMessage } from '@langchain/core/messages';
@@ -12,13 +10,13 @@ import { fakeModel } from '@langchain/core/testing';
 import { Command, MemorySaver } from '@langchain/langgraph';
 import { type ClientOptions, createMcpClient } from '@toolwire/client';
 import { mcpStructuredTools } from '@toolwire/langchain';
-import { type ElicitationHandler, elicitationInterrupt } from '@toolwire/langchain/langgraph';
+import { elicitationInterrupt } from '@toolwire/langchain/langgraph';
 import { startReferenceServer } from '@toolwire/reference-server';
 import { createAgent } from 'langchain';
 
 await using server = await startReferenceServer();
 // `ask_name` elicits the user's name; the reference server offers it at its 2026-07-28 endpoint.
-const options: ClientOptions & { onElicitation: ElicitationHandler } = {
+const options: ClientOptions = {
   onElicitation: elicitationInterrupt(),
 };
 await using client = createMcpClient(server.urls.modern, options);

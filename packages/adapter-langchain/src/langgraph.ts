@@ -12,48 +12,26 @@
  * inside the graph (an `McpStructuredTool` in `createAgent` or a ToolNode does).
  */
 import { interrupt } from '@langchain/langgraph';
-import type { JsonObject } from '@toolwire/client';
+import type {
+  ElicitationHandler,
+  ElicitationRequest,
+  ElicitationResult,
+  FormValue,
+  HandlerContext,
+} from '@toolwire/client';
 
-/** What the server asks: the params of `elicitation/create`. */
-export interface ElicitationRequest {
-  /** `form` (the default) asks for `requestedSchema`; `url` sends the user to `url`. */
-  mode?: 'form' | 'url';
-  message: string;
-  requestedSchema?: JsonObject;
-  url?: string;
-  elicitationId?: string;
-  [key: string]: unknown;
-}
-
-/** The user's answer, as the server expects it. */
-export interface ElicitationResult {
-  action: 'accept' | 'decline' | 'cancel';
-  /** The answers, for `accept` in form mode. */
-  content?: JsonObject;
-}
-
-/** What the client gives the handler beside the request. */
-export interface ElicitationContext {
-  signal: AbortSignal;
-  /** The server that asks (as the client describes it). */
-  server?: unknown;
-}
-
-export type ElicitationHandler = (
-  request: ElicitationRequest,
-  context: ElicitationContext,
-) => Promise<ElicitationResult>;
+export type { ElicitationHandler, ElicitationRequest, ElicitationResult };
 
 /** What the graph's `__interrupt__` carries for an elicitation (unless `toInterrupt` says otherwise). */
 export interface ElicitationInterrupt {
   type: 'mcp_elicitation';
   request: ElicitationRequest;
-  server?: unknown;
+  server?: HandlerContext['server'];
 }
 
 export interface ElicitationInterruptOptions {
   /** The value to interrupt with. @default `{ type: 'mcp_elicitation', request, server }` */
-  toInterrupt?: (request: ElicitationRequest, context: ElicitationContext) => unknown;
+  toInterrupt?: (request: ElicitationRequest, context: HandlerContext) => unknown;
   /**
    * Turns the value the graph was resumed with into the answer.
    * @default the value itself, which must be `{ action, content? }`
@@ -70,7 +48,7 @@ export function elicitationInterrupt(
     ((request, context): ElicitationInterrupt => ({
       type: 'mcp_elicitation',
       request,
-      ...(context.server === undefined ? {} : { server: context.server }),
+      server: context.server,
     }));
   const fromResume = options.fromResume ?? asElicitationResult;
   return async (request, context) => {
@@ -94,7 +72,8 @@ function asElicitationResult(value: unknown): ElicitationResult {
   if (content !== undefined && (typeof content !== 'object' || content === null)) {
     throw new TypeError('the content of an elicitation answer must be an object');
   }
-  const result: ElicitationResult = { action: action as ElicitationResult['action'] };
-  if (content !== undefined) result.content = content as JsonObject;
-  return result;
+  if (action !== 'accept') return { action: action as 'decline' | 'cancel' };
+  return content === undefined
+    ? { action }
+    : { action, content: content as Record<string, FormValue> };
 }
