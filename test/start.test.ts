@@ -16,3 +16,19 @@ test('npm start tours the reference server: revision, tools table, a call with p
   expect(stdout).toContain('5/5 step 5');
   expect(stdout).toContain('result     done after 5 steps');
 });
+
+test('examples/handlers.ts answers the survey the same way in a legacy session and at 2026-07-28', async () => {
+  const root = fileURLToPath(new URL('..', import.meta.url));
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ['--conditions=@toolwire/source', 'examples/handlers.ts'],
+    { cwd: root, timeout: 30_000 },
+  );
+  const surveys = stdout.match(/survey {3}→ .+/g) ?? [];
+  expect(surveys).toHaveLength(2);
+  expect(surveys[0]).toBe(surveys[1]);
+  expect(surveys[0]).toContain('"content":{"name":"Ada"}');
+  expect(stdout).toContain('(spoken at 2025-11-25)');
+  expect(stdout).toContain('(spoken at 2026-07-28)');
+  expect(stdout).toContain('"completed":true');
+});
