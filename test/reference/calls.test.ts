@@ -247,3 +247,16 @@ test('setLoggingLevel filters the log events the server sends', async () => {
   await waitFor(() => levels.length > 0);
   expect(levels).toEqual(['error']);
 });
+
+test('a tool the server dropped before its notice arrived is a ToolNotFoundError, not a raw -32602', async () => {
+  await using server = await startReferenceServer();
+  // No GET stream: this client never hears that the list changed.
+  await using deaf = createMcpClient(server.url, { listen: false });
+  await using other = createMcpClient(server.url);
+  await other.callTool('toggle_tool'); // adds `bonus`
+  expect((await deaf.listTools()).map((tool) => tool.name)).toContain('bonus');
+  await other.callTool('toggle_tool'); // removes it again
+  const error = await deaf.callTool('bonus').catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(ToolNotFoundError);
+  expect((error as ToolNotFoundError).available).not.toContain('bonus');
+});

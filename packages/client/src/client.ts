@@ -19,7 +19,7 @@ import {
 import { type ClientEvents, EventHub } from './events.ts';
 import { Responder } from './handlers/responder.ts';
 import { UrlCompletions } from './handlers/url-completions.ts';
-import { isObject, type JsonObject } from './jsonrpc.ts';
+import { isObject, type JsonObject, RpcCode } from './jsonrpc.ts';
 import { type ClientOptions, type ResolvedOptions, resolveOptions } from './options.ts';
 import { checkStructuredContent, toCallToolResult } from './results.ts';
 import { createAgentOptions } from './transport/http.ts';
@@ -172,6 +172,15 @@ export class McpClient implements AsyncDisposable {
       } else if (error instanceof JsonRpcError && !tool) {
         const available = (await this.listTools(options)).map((t) => t.name);
         throw new ToolNotFoundError(available, { ...context, cause: error });
+      } else if (error instanceof JsonRpcError && error.rpcCode === RpcCode.invalidParams) {
+        // A cached listing can name a tool the server has just dropped, before its notice
+        // arrives: look again, and call it unknown if it is gone.
+        const fresh = await this.listTools({ ...options, refresh: true });
+        if (fresh.some((t) => t.name === name)) throw error;
+        throw new ToolNotFoundError(
+          fresh.map((t) => t.name),
+          { ...context, cause: error },
+        );
       } else throw error;
     }
     const result = toCallToolResult(raw, context);
