@@ -67,6 +67,11 @@ describe('resolveOptions', () => {
     ['retry.minDelayMs', { retry: { minDelayMs: Number.NaN } }],
     ['reconnectAttempts', { reconnectAttempts: -1 }],
     ['protocolVersion', { protocolVersion: '2099-01-01' as never }],
+    ['maxInputRounds', { maxInputRounds: -1 }],
+    ['onElicitation', { onElicitation: 'yes' as never }],
+    ['onSampling', { onSampling: {} as never }],
+    ['elicitationModes', { elicitationModes: ['form', 'voice'] as never }],
+    ['roots', { roots: 'file:///' as never }],
   ])('rejects a bad %s with a TypeError naming it', (name, options) => {
     expect(() => resolveOptions(ENDPOINT, options)).toThrow(TypeError);
     expect(() => resolveOptions(ENDPOINT, options)).toThrow(`\`${name}\``);
@@ -75,6 +80,7 @@ describe('resolveOptions', () => {
   it.each<[string, ClientOptions]>([
     ['retry.retries', { retry: { retries: 1.5 } }],
     ['reconnectAttempts', { reconnectAttempts: 2.5 }],
+    ['maxInputRounds', { maxInputRounds: 1.5 }],
   ])('rejects a fractional %s, which the retry loop cannot use', (name, options) => {
     expect(() => resolveOptions(ENDPOINT, options)).toThrow(TypeError);
     expect(() => resolveOptions(ENDPOINT, options)).toThrow(`\`${name}\``);
