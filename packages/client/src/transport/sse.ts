@@ -35,6 +35,23 @@ export interface SseOptions {
 
 const FIELD_SLACK = 16;
 const noop = () => {};
+/** How much of a stream, after the reader is done with it, is read to keep its connection. */
+const DRAIN_BYTES = 64 * 1024;
+const DRAIN_MS = 1_000;
+
+/** Reads what is left of a body and drops it; destroys it if it is long or slow to end. */
+function drainAway(body: Readable): void {
+  let left = DRAIN_BYTES;
+  // Unref'd: a server that holds the stream open must not keep the process alive.
+  const timer = setTimeout(() => body.destroy(), DRAIN_MS).unref();
+  body
+    .on('data', (chunk: Buffer) => {
+      left -= chunk.length;
+      if (left < 0) body.destroy();
+    })
+    .once('close', () => clearTimeout(timer))
+    .resume();
+}
 
 /** Parsed events, one at a time. */
 export async function* readEvents(
@@ -95,7 +112,7 @@ class MessageReader implements AsyncIterableIterator<Incoming> {
 
   /** The reader stopped early (it found its response, or broke out of its loop). */
   return(): Promise<IteratorResult<Incoming>> {
-    this.#finish();
+    this.#finish(true);
     return Promise.resolve(DONE);
   }
 
@@ -138,11 +155,11 @@ class MessageReader implements AsyncIterableIterator<Incoming> {
     return undefined;
   }
 
-  #finish(): void {
+  #finish(drain = false): void {
     this.#done = true;
     this.#batch = [];
     this.#more = [];
-    this.#events.stop();
+    this.#events.stop(drain);
   }
 }
 
@@ -212,10 +229,14 @@ class EventReader {
     return undefined;
   }
 
-  /** Stops reading. A body the server has finished is left as it is: its socket is back in the
-   * pool, and destroying it would only cost an AbortError with a stack. One still open is
-   * destroyed. */
-  stop(): void {
+  /**
+   * Stops reading. With `drain`, the reader is done with a stream that is fine: one the server
+   * has finished is left as it is (its socket is back in the pool, and destroying it would only
+   * cost an AbortError with a stack), and one still open is read to its end, within a few
+   * kilobytes and a second, so its connection can be reused (servers often end the stream a
+   * moment after the response). Anything else is destroyed.
+   */
+  stop(drain = false): void {
     if (this.#stopped) return;
     this.#stopped = true;
     this.#ready = [];
@@ -224,7 +245,9 @@ class EventReader {
     // Keeps a late error from surfacing as an uncaught one.
     body.on('error', noop);
     const state = (body as { _readableState?: { ended?: boolean } })._readableState;
-    if (!this.#ended && !this.#failed && !state?.ended) body.destroy();
+    if (this.#ended || this.#failed || state?.ended) return;
+    if (drain) drainAway(body);
+    else body.destroy();
   }
 
   #reason(): unknown {
