@@ -3,6 +3,7 @@
  * small response type and toolwire errors; undici's own errors never leak past here.
  */
 import { type Dispatcher, request as undiciRequest } from 'undici';
+import { wireSignal } from '../deadline.ts';
 import { HttpStatusError, ResponseTooLargeError, TransportError } from '../errors.ts';
 
 export type HttpMethod = 'POST' | 'GET' | 'DELETE';
@@ -39,6 +40,9 @@ export function createAgentOptions(connectTimeoutMs: number) {
 }
 
 export async function send(dispatcher: Dispatcher, req: HttpRequest): Promise<HttpResponse> {
+  // undici is given the deadline's emitter, which carries no reason: it must not start at all
+  // once the call is over.
+  req.signal.throwIfAborted();
   let response: Dispatcher.ResponseData;
   try {
     response = await undiciRequest(req.url, {
@@ -46,7 +50,7 @@ export async function send(dispatcher: Dispatcher, req: HttpRequest): Promise<Ht
       method: req.method,
       headers: req.headers,
       body: req.body ?? null,
-      signal: req.signal,
+      signal: wireSignal(req.signal),
     });
   } catch (error) {
     if (req.signal.aborted) throw req.signal.reason;
