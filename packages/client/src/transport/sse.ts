@@ -15,7 +15,7 @@ import {
   type ParseError,
 } from 'eventsource-parser';
 import { MalformedMessageError, ResponseTooLargeError } from '../errors.ts';
-import { type Incoming, parseMessages } from '../jsonrpc.ts';
+import { classify, type Incoming, parseMessages } from '../jsonrpc.ts';
 import { transportError } from './http.ts';
 
 export interface StreamPosition {
@@ -142,17 +142,36 @@ class MessageReader implements AsyncIterableIterator<Incoming> {
     while (this.#at < this.#batch.length) {
       const event = this.#batch[this.#at++]!;
       if (event.data === '' || (event.event !== undefined && event.event !== 'message')) continue;
-      const messages = parseMessages(event.data);
-      if (typeof messages === 'string') {
-        throw new MalformedMessageError(`${messages} in an SSE event`, {
-          url: this.#url,
-          bodyExcerpt: event.data.slice(0, 200),
-        });
-      }
-      if (messages.length > 1) this.#more = messages.slice(1);
-      return messages[0];
+      return this.#decode(event.data);
     }
     return undefined;
+  }
+
+  /** One event's message; an array (a 2025-03-26 batch) leaves the rest in `#more`. */
+  #decode(data: string): Incoming {
+    let value: unknown;
+    try {
+      value = JSON.parse(data);
+    } catch {
+      throw this.#malformed('invalid JSON', data);
+    }
+    // Nearly every event holds one message: classified as is, without the batch's arrays.
+    if (!Array.isArray(value)) {
+      const incoming = classify(value);
+      if (typeof incoming === 'string') throw this.#malformed(incoming, data);
+      return incoming;
+    }
+    const messages = parseMessages(data);
+    if (typeof messages === 'string') throw this.#malformed(messages, data);
+    this.#more = messages.slice(1);
+    return messages[0]!;
+  }
+
+  #malformed(reason: string, data: string): MalformedMessageError {
+    return new MalformedMessageError(`${reason} in an SSE event`, {
+      url: this.#url,
+      bodyExcerpt: data.slice(0, 200),
+    });
   }
 
   #finish(drain = false): void {
