@@ -8,7 +8,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { CLIENTS } from './modules.ts';
 import { markdown, type RoundResults } from './report.ts';
@@ -69,8 +69,14 @@ async function buildClient(): Promise<boolean> {
   });
 }
 
+const load = () =>
+  loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' / ');
+
 async function main(): Promise<void> {
   const started = new Date();
+  const loadBefore = load();
   const built = await buildClient();
   if (!built) process.stderr.write('client build failed: import time from sources only\n');
   const { port } = await startServer();
@@ -115,6 +121,7 @@ async function main(): Promise<void> {
     `- Node ${process.version}, ${process.platform}/${process.arch}`,
     `- CPU: ${cpus()[0]?.model ?? 'unknown'}, ${cpus().length} cores (server and client share them)`,
     `- ${ROUNDS} rounds, every client in its own process each round; run took ${seconds.toFixed(0)} s`,
+    `- load average (1 / 5 / 15 min) at the start ${loadBefore}, at the end ${load()}`,
   ];
   const text = markdown(header, rounds);
   const dir = here('./results/');
