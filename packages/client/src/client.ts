@@ -3,7 +3,7 @@
  * (unless one was injected) and the dialect it connected with; every call gets a deadline and
  * goes through the one call loop.
  */
-import { Agent, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { ResultCache } from './cache.ts';
 import { runCall } from './call.ts';
 import { openDialect } from './connection.ts';
@@ -20,7 +20,7 @@ import { type ClientEvents, EventHub } from './events.ts';
 import { isObject, type JsonObject } from './jsonrpc.ts';
 import { type ClientOptions, type ResolvedOptions, resolveOptions } from './options.ts';
 import { checkStructuredContent, toCallToolResult } from './results.ts';
-import { createAgentOptions } from './transport/http.ts';
+import { Agent, createAgentOptions } from './transport/http.ts';
 import type {
   CallToolResult,
   CompleteResult,

@@ -2,9 +2,35 @@
  * HTTP over one undici dispatcher: plain functions, no state. Everything above this file sees a
  * small response type and toolwire errors; undici's own errors never leak past here.
  */
-import { type Dispatcher, request as undiciRequest } from 'undici';
+import { createRequire } from 'node:module';
+import type { Dispatcher, Agent as UndiciAgent } from 'undici';
 import { wireSignal } from '../deadline.ts';
 import { HttpStatusError, ResponseTooLargeError, TransportError } from '../errors.ts';
+
+// undici's entry point also loads fetch, WebSocket, EventSource, its cache and its mocks: more
+// than half of the client's import time. The client needs the Agent and request() alone, so they
+// come from their own modules (undici is pinned to one version, whose layout this relies on).
+const load = createRequire(import.meta.url);
+/** undici's Agent, from its own module. */
+export const Agent = load('undici/lib/dispatcher/agent.js') as typeof UndiciAgent;
+const requestOn = load('undici/lib/api/api-request.js') as (
+  this: Dispatcher,
+  options: Dispatcher.RequestOptions,
+) => Promise<Dispatcher.ResponseData>;
+const { parseURL } = load('undici/lib/core/util.js') as { parseURL(url: string): URL };
+
+/** Origin and path of the last URL sent to: a client sends nearly every request to one URL. */
+let target = { url: '', origin: '', path: '' };
+
+function targetOf(url: string): { origin: string; path: string } {
+  if (target.url !== url) {
+    // undici's own parsing, with its checks (http: or https: only), as its request() does.
+    const parsed = parseURL(url);
+    const path = parsed.search ? `${parsed.pathname}${parsed.search}` : parsed.pathname;
+    target = { url, origin: parsed.origin, path };
+  }
+  return target;
+}
 
 export type HttpMethod = 'POST' | 'GET' | 'DELETE';
 
@@ -45,8 +71,10 @@ export async function send(dispatcher: Dispatcher, req: HttpRequest): Promise<Ht
   req.signal.throwIfAborted();
   let response: Dispatcher.ResponseData;
   try {
-    response = await undiciRequest(req.url, {
-      dispatcher,
+    const { origin, path } = targetOf(req.url);
+    response = await requestOn.call(dispatcher, {
+      origin,
+      path,
       method: req.method,
       headers: req.headers,
       body: req.body ?? null,
