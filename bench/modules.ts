@@ -12,6 +12,8 @@ export interface ClientEntry {
   path: string;
   baseline: string;
   modules: readonly string[];
+  /** A workspace package: its import is timed from dist/ and from its TypeScript sources. */
+  fromSources?: boolean;
 }
 
 export const CLIENTS: readonly ClientEntry[] = [
@@ -30,6 +32,7 @@ export const CLIENTS: readonly ClientEntry[] = [
     path: LEGACY_PATH,
     baseline: 'undici',
     modules: ['@toolwire/client'],
+    fromSources: true,
   },
   {
     id: 'sdk1',

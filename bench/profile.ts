@@ -3,14 +3,14 @@
  * nothing else in the process. The server is started here as a child and killed at the end.
  *
  * Usage: node --cpu-prof --cpu-prof-dir=<dir> --conditions=@toolwire/source bench/profile.ts
- *          [client-id=toolwire] [json|sse|stream200|stream16k] [concurrency=32] [seconds=5]
+ *          [client-id=toolwire] [json|sse|notify|stream200|stream16k] [concurrency=32] [seconds=5]
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { Driver } from './drivers/driver.ts';
 import { load } from './measure.ts';
 import { CLIENTS } from './modules.ts';
-import { STREAM_SIZES, TOOLS } from './protocol.ts';
+import { NOTIFY_COUNT, STREAM_SIZES, TOOLS } from './protocol.ts';
 
 const [id = 'toolwire', kind = 'json', concurrencyText = '32', secondsText = '5'] =
   process.argv.slice(2);
@@ -34,13 +34,20 @@ try {
   const seconds = Math.min(Number(secondsText), 60);
   // stream200 / stream16k: the SSE parse scenarios, one call reading ~1 MB of events.
   const stream = STREAM_SIZES.find(({ s }) => kind === `stream${s === 200 ? '200' : '16k'}`);
-  const tool = stream ? TOOLS.stream : kind === 'sse' ? TOOLS.sse : TOOLS.json;
+  const tool = stream
+    ? TOOLS.stream
+    : kind === 'sse'
+      ? TOOLS.sse
+      : kind === 'notify'
+        ? TOOLS.notify
+        : TOOLS.json;
+  const args = stream ? { k: stream.k, s: stream.s } : kind === 'notify' ? { n: NOTIFY_COUNT } : {};
   const figures = await load(
     session,
     tool,
     Number(concurrencyText),
     { warmup: stream ? 3 : 1000, count: 1_000_000, maxMs: seconds * 1000 },
-    stream ? { k: stream.k, s: stream.s } : {},
+    args,
   );
   await session.close();
   process.stdout.write(`${JSON.stringify(figures)}\n`);

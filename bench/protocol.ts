@@ -32,4 +32,7 @@ export const STREAM_SIZES = [
   { label: '16 KiB', s: 16_384, k: 64 },
 ] as const;
 
+/** Log notifications the `notify` tool sends before its result, in the notification scenario. */
+export const NOTIFY_COUNT = 10;
+
 export const ECHO_TEXT = 'ok';

@@ -5,12 +5,16 @@
  */
 
 import { CLIENTS } from './modules.ts';
+import { NOTIFY_COUNT } from './protocol.ts';
 import { median, range } from './stats.ts';
 import type { WorkerResult } from './worker.ts';
 
 export interface RoundResults {
   results: Map<string, WorkerResult>;
+  /** Import time; a workspace package's from its dist/. */
   importMs: Map<string, number>;
+  /** A workspace package's import time from its TypeScript sources (type stripping included). */
+  importSourceMs: Map<string, number>;
 }
 
 type Pick = (result: WorkerResult, round: RoundResults) => number | undefined;
@@ -63,13 +67,15 @@ function table(rounds: RoundResults[], columns: [string, Pick, number][]): strin
 }
 
 const SCENARIOS = ['JSON c1', 'JSON c32', 'SSE c1', 'SSE c32'];
+const NOTIFY = ['notify c1', 'notify c32'];
 
 function perScenario(
   field: 'callsPerSec' | 'p50Ms' | 'p99Ms' | 'cpuUsPerCall' | 'allocBytesPerCall',
   scale = 1,
   digits = 0,
+  scenarios: readonly string[] = SCENARIOS,
 ): [string, Pick, number][] {
-  return SCENARIOS.map((name) => [
+  return scenarios.map((name) => [
     name,
     (r) => (r.load[name]?.[field] ?? Number.NaN) * scale,
     digits,
@@ -113,6 +119,22 @@ export function markdown(header: string[], rounds: RoundResults[]): string {
     '',
     table(rounds, perScenario('allocBytesPerCall', 1 / 1000, 1)),
     '',
+    `## ${NOTIFY_COUNT} log notifications before the result (SSE)`,
+    '',
+    table(rounds, [
+      ...perScenario('callsPerSec', 1, 0, NOTIFY).map(
+        ([name, pick, digits]): [string, Pick, number] => [`calls/s ${name}`, pick, digits],
+      ),
+      ...perScenario('p50Ms', 1, 3, NOTIFY).map(([name, pick, digits]): [string, Pick, number] => [
+        `p50 ms ${name}`,
+        pick,
+        digits,
+      ]),
+      ...perScenario('cpuUsPerCall', 1, 1, NOTIFY).map(
+        ([name, pick, digits]): [string, Pick, number] => [`CPU µs ${name}`, pick, digits],
+      ),
+    ]),
+    '',
     '## SSE parse (MB/s of event data), connect, import, heap, handles',
     '',
     table(rounds, [
@@ -121,6 +143,7 @@ export function markdown(header: string[], rounds: RoundResults[]): string {
       ['connect (ms)', (r) => r.connectMs, 2],
       ['requests per connect', (r) => r.connectRequests, 0],
       ['import (ms)', (r, round) => round.importMs.get(r.client), 1],
+      ['import, TS sources (ms)', (r, round) => round.importSourceMs.get(r.client), 1],
       ['heap growth per 1,000 calls (B)', heapPick, 0],
     ]),
     '',

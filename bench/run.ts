@@ -2,12 +2,13 @@
  * The benchmark run: starts the bench server, then for each round runs every client in a fresh
  * child process (the order rotated each round, so no client always runs first or last), and
  * writes the report to bench/results/<date>-<quick|full>.md and bench/results/latest.md.
+ * The client is built first, so its import time is also taken from dist/, as a user pays it.
  *
  * Usage: node --conditions=@toolwire/source bench/run.ts [--quick]
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { CLIENTS } from './modules.ts';
 import { markdown, type RoundResults } from './report.ts';
@@ -57,20 +58,41 @@ function startServer(): Promise<{ port: string; child: ChildProcess }> {
 
 const FLAGS = ['--conditions=@toolwire/source'];
 
+/** Builds @toolwire/client's dist/ (import time from the published form); false if it fails. */
+async function buildClient(): Promise<boolean> {
+  const tsc = fileURLToPath(new URL('../node_modules/.bin/tsc', import.meta.url));
+  const project = here('../packages/client/tsconfig.build.json');
+  return new Promise((resolve) => {
+    const child = spawn(tsc, ['-p', project], { stdio: ['ignore', 'ignore', 'inherit'] });
+    child.on('error', () => resolve(false));
+    child.on('exit', (code) => resolve(code === 0));
+  });
+}
+
+const load = () =>
+  loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' / ');
+
 async function main(): Promise<void> {
   const started = new Date();
+  const loadBefore = load();
+  const built = await buildClient();
+  if (!built) process.stderr.write('client build failed: import time from sources only\n');
   const { port } = await startServer();
   const rounds: RoundResults[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     const order = CLIENTS.map((_, i) => CLIENTS[(i + round) % CLIENTS.length]!);
     const results = new Map<string, WorkerResult>();
     const importMs = new Map<string, number>();
+    const importSourceMs = new Map<string, number>();
     for (const client of order) {
       if (client.modules.length > 0) {
-        importMs.set(
-          client.id,
-          Number(await runChild([...FLAGS, here('./import-time.ts'), client.id])),
-        );
+        const timed = (flags: string[]) =>
+          runChild([...flags, here('./import-time.ts'), client.id]).then(Number);
+        // toolwire twice: from dist/ (what a user pays) and from its TypeScript sources.
+        if (client.fromSources) importSourceMs.set(client.id, await timed(FLAGS));
+        if (!client.fromSources || built) importMs.set(client.id, await timed([]));
       }
       const args = [
         ...FLAGS,
@@ -87,7 +109,7 @@ async function main(): Promise<void> {
         process.stderr.write(`round ${round + 1}, ${client.id}: ${String(error)}\n`);
       }
     }
-    rounds.push({ results, importMs });
+    rounds.push({ results, importMs, importSourceMs });
     process.stderr.write(`round ${round + 1}/${ROUNDS} done\n`);
   }
   const seconds = (Date.now() - started.getTime()) / 1000;
@@ -99,6 +121,7 @@ async function main(): Promise<void> {
     `- Node ${process.version}, ${process.platform}/${process.arch}`,
     `- CPU: ${cpus()[0]?.model ?? 'unknown'}, ${cpus().length} cores (server and client share them)`,
     `- ${ROUNDS} rounds, every client in its own process each round; run took ${seconds.toFixed(0)} s`,
+    `- load average (1 / 5 / 15 min) at the start ${loadBefore}, at the end ${load()}`,
   ];
   const text = markdown(header, rounds);
   const dir = here('./results/');

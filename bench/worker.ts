@@ -1,6 +1,7 @@
 /**
  * One client, one round, in its own process: connect figures, load at concurrency 1 and 32
- * (JSON and SSE), SSE parse rate, heap growth, handles left after close. Prints one JSON line.
+ * (JSON, SSE, SSE with notifications before the result), SSE parse rate, heap growth, handles
+ * left after close. Prints one JSON line.
  *
  * Usage: node --expose-gc --conditions=@toolwire/source bench/worker.ts <client-id> <port> [--quick]
  */
@@ -8,7 +9,7 @@ import { request } from 'node:http';
 import type { Driver } from './drivers/driver.ts';
 import { heapGrowth, type LoadFigures, load, parseRate } from './measure.ts';
 import { CLIENTS } from './modules.ts';
-import { STATS_PATH, STREAM_SIZES, TCP_CONNECTION, TOOLS } from './protocol.ts';
+import { NOTIFY_COUNT, STATS_PATH, STREAM_SIZES, TCP_CONNECTION, TOOLS } from './protocol.ts';
 import { median } from './stats.ts';
 
 export interface WorkerResult {
@@ -86,6 +87,13 @@ for (const [kind, tool] of [
   for (const concurrency of [1, 32]) {
     figures[`${kind} c${concurrency}`] = await load(session, tool, concurrency, SIZES.load);
   }
+}
+// Notifications before the result: each client decodes and dispatches them the way it does
+// with a log message nobody listens to.
+for (const concurrency of [1, 32]) {
+  figures[`notify c${concurrency}`] = await load(session, TOOLS.notify, concurrency, SIZES.load, {
+    n: NOTIFY_COUNT,
+  });
 }
 const parseMBps: Record<string, number> = {};
 for (const { label, k, s } of STREAM_SIZES) {

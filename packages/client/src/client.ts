@@ -3,7 +3,7 @@
  * (unless one was injected) and the dialect it connected with; every call gets a deadline and
  * goes through the one call loop.
  */
-import { Agent, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { ResultCache } from './cache.ts';
 import { answeredAfterInput, type InputSupport, runCall } from './call.ts';
 import { openDialect } from './connection.ts';
@@ -22,7 +22,7 @@ import { UrlCompletions } from './handlers/url-completions.ts';
 import { isObject, type JsonObject, RpcCode } from './jsonrpc.ts';
 import { type ClientOptions, type ResolvedOptions, resolveOptions } from './options.ts';
 import { checkStructuredContent, toCallToolResult } from './results.ts';
-import { createAgentOptions } from './transport/http.ts';
+import { Agent, createAgentOptions } from './transport/http.ts';
 import type {
   CallToolResult,
   CompleteResult,

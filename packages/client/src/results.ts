@@ -3,8 +3,9 @@
  * defaulted, `structuredContent` validated against the tool's `outputSchema` (never when the
  * call failed). JSON Schema is ajv's job: it is compiled once per schema and cached.
  */
-import { Ajv, type ValidateFunction } from 'ajv';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import { createRequire } from 'node:module';
+import type { Ajv, ValidateFunction } from 'ajv';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
 import { type ErrorContext, MalformedMessageError, OutputValidationError } from './errors.ts';
 import { isObject, type JsonObject } from './jsonrpc.ts';
 import type { CallToolResult, JsonSchema } from './types.ts';
@@ -73,13 +74,19 @@ let draft2020: Ajv2020 | undefined;
 let draft07: Ajv | undefined;
 const compiled = new WeakMap<JsonSchema, ValidateFunction>();
 
+// ajv is loaded on the first schema to check, not at import: it is a third of the client's
+// start-up, and most tools declare no outputSchema. It is CommonJS, so require() keeps this sync.
+const load = createRequire(import.meta.url);
+
 /** Draft-06/07 schemas say so in `$schema`; everything else is read as 2020-12, MCP's default. */
 function ajvFor(dialect: string): Ajv | Ajv2020 {
   if (/draft-0[67]/.test(dialect)) {
-    draft07 ??= new Ajv(ajvOptions);
+    draft07 ??= new (load('ajv') as typeof import('ajv')).Ajv(ajvOptions);
     return draft07;
   }
-  draft2020 ??= new Ajv2020(ajvOptions);
+  draft2020 ??= new (load('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js')).Ajv2020(
+    ajvOptions,
+  );
   return draft2020;
 }
 

@@ -2,8 +2,35 @@
  * HTTP over one undici dispatcher: plain functions, no state. Everything above this file sees a
  * small response type and toolwire errors; undici's own errors never leak past here.
  */
-import { type Dispatcher, request as undiciRequest } from 'undici';
+import { createRequire } from 'node:module';
+import type { Dispatcher, Agent as UndiciAgent } from 'undici';
+import { wireSignal } from '../deadline.ts';
 import { HttpStatusError, ResponseTooLargeError, TransportError } from '../errors.ts';
+
+// undici's entry point also loads fetch, WebSocket, EventSource, its cache and its mocks: more
+// than half of the client's import time. The client needs the Agent and request() alone, so they
+// come from their own modules (undici is pinned to one version, whose layout this relies on).
+const load = createRequire(import.meta.url);
+/** undici's Agent, from its own module. */
+export const Agent = load('undici/lib/dispatcher/agent.js') as typeof UndiciAgent;
+const requestOn = load('undici/lib/api/api-request.js') as (
+  this: Dispatcher,
+  options: Dispatcher.RequestOptions,
+) => Promise<Dispatcher.ResponseData>;
+const { parseURL } = load('undici/lib/core/util.js') as { parseURL(url: string): URL };
+
+/** Origin and path of the last URL sent to: a client sends nearly every request to one URL. */
+let target = { url: '', origin: '', path: '' };
+
+function targetOf(url: string): { origin: string; path: string } {
+  if (target.url !== url) {
+    // undici's own parsing, with its checks (http: or https: only), as its request() does.
+    const parsed = parseURL(url);
+    const path = parsed.search ? `${parsed.pathname}${parsed.search}` : parsed.pathname;
+    target = { url, origin: parsed.origin, path };
+  }
+  return target;
+}
 
 export type HttpMethod = 'POST' | 'GET' | 'DELETE';
 
@@ -39,14 +66,19 @@ export function createAgentOptions(connectTimeoutMs: number) {
 }
 
 export async function send(dispatcher: Dispatcher, req: HttpRequest): Promise<HttpResponse> {
+  // undici is given the deadline's emitter, which carries no reason: it must not start at all
+  // once the call is over.
+  req.signal.throwIfAborted();
   let response: Dispatcher.ResponseData;
   try {
-    response = await undiciRequest(req.url, {
-      dispatcher,
+    const { origin, path } = targetOf(req.url);
+    response = await requestOn.call(dispatcher, {
+      origin,
+      path,
       method: req.method,
       headers: req.headers,
       body: req.body ?? null,
-      signal: req.signal,
+      signal: wireSignal(req.signal),
     });
   } catch (error) {
     if (req.signal.aborted) throw req.signal.reason;
@@ -91,8 +123,11 @@ export function mediaType(contentType: string | undefined): string {
   return (semicolon === -1 ? contentType : contentType.slice(0, semicolon)).trim().toLowerCase();
 }
 
-/** Reads a whole body as text, failing as soon as it grows past `limit` bytes. */
-export async function readText(
+/**
+ * Reads a whole body as text, failing as soon as it grows past `limit` bytes. Read with 'data'
+ * events: an async iterator over the body costs a generator and an end-of-stream watcher per call.
+ */
+export function readText(
   response: HttpResponse,
   limit: number,
   url: string,
@@ -101,25 +136,39 @@ export async function readText(
   const declared = Number(response.header('content-length'));
   if (declared > limit) {
     abandon(response);
-    throw new ResponseTooLargeError('body', limit, { url, status: response.status });
+    return Promise.reject(
+      new ResponseTooLargeError('body', limit, { url, status: response.status }),
+    );
   }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of response.body as AsyncIterable<Buffer>) {
+  const body = response.body;
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size > limit) {
-        abandon(response);
-        throw new ResponseTooLargeError('body', limit, { url, status: response.status });
+      if (size <= limit) {
+        chunks.push(chunk);
+        return;
       }
-      chunks.push(chunk);
-    }
-  } catch (error) {
-    if (signal.aborted) throw signal.reason;
-    if (error instanceof ResponseTooLargeError) throw error;
-    throw transportError(error, url);
-  }
-  return chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8');
+      stop();
+      abandon(response);
+      reject(new ResponseTooLargeError('body', limit, { url, status: response.status }));
+    };
+    const onEnd = () => {
+      stop();
+      resolve(
+        chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8'),
+      );
+    };
+    const onError = (error: unknown) => {
+      stop();
+      reject(signal.aborted ? signal.reason : transportError(error, url));
+    };
+    const stop = () => {
+      body.off('data', onData).off('end', onEnd).off('error', onError);
+    };
+    body.on('data', onData).on('end', onEnd).on('error', onError);
+  });
 }
 
 /** Drops a body we will not read; a short one is drained so the socket can go back to the pool. */

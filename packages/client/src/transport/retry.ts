@@ -41,8 +41,42 @@ export function mayResend(error: unknown, idempotent: boolean): boolean {
 /**
  * Runs `attempt` until it succeeds, the policy gives up, or the deadline passes. The caller's
  * signal (inside the deadline) cancels a backoff wait at once.
+ *
+ * The first attempt runs bare: nearly every call succeeds at once, and p-retry's set-up costs
+ * more than the request's own bookkeeping. A failure that may be sent again is handed to p-retry
+ * as its first attempt, so the backoff, the budget and the Retry-After rules are the same.
  */
-export function withRetry<T>(
+export async function withRetry<T>(
+  attempt: () => Promise<T>,
+  policy: RetryPolicy,
+  options: { idempotent: boolean; deadline: Deadline },
+): Promise<T> {
+  const { signal } = options.deadline;
+  signal.throwIfAborted();
+  let first: unknown;
+  try {
+    const result = await attempt();
+    signal.throwIfAborted();
+    return result;
+  } catch (error) {
+    if (error instanceof Error && !signal.aborted && !mayResend(error, options.idempotent)) {
+      throw error;
+    }
+    first = error;
+  }
+  let replayed = false;
+  return retrying(
+    () => {
+      if (replayed) return attempt();
+      replayed = true;
+      return Promise.reject(first);
+    },
+    policy,
+    options,
+  );
+}
+
+function retrying<T>(
   attempt: () => Promise<T>,
   policy: RetryPolicy,
   options: { idempotent: boolean; deadline: Deadline },
