@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ASKING_TOOLS } from './asking/tools.ts';
 import { CONFORMANCE_MRTR_TOOLS } from './conformance/mrtr-tools.ts';
+import { SCHEMA_TOOLS } from './conformance/schema-tools.ts';
 import { CONFORMANCE_TOOLS } from './conformance/tools.ts';
 import { errorResult, text, textResult } from './content.ts';
 import type { RequestContext } from './context.ts';
@@ -295,7 +296,9 @@ function currentTools(ctx: RequestContext): readonly ToolDefinition[] {
   const conformance = ctx.fixtures.conformance
     ? [...CONFORMANCE_TOOLS, ...CONFORMANCE_MRTR_TOOLS]
     : [];
+  // The scenario that judges schema preservation reads one page of tools/list: its tool leads.
   const all = [
+    ...(ctx.fixtures.conformance ? SCHEMA_TOOLS : []),
     ...TOOLS,
     ...ASKING_TOOLS,
     ASK_NAME_TOOL,

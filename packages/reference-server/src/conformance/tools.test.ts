@@ -37,13 +37,14 @@ async function callAndRead(client: TestClient, id: number, name: string, meta?: 
 }
 
 describe('conformance fixture tools', () => {
-  it('are offered only when conformanceFixtures is on, after the regular tools', async () => {
+  it('are offered only when conformanceFixtures is on: the schema tool first, the rest after the regular tools', async () => {
     await using plain = await startReferenceServer();
     const plainNames = await toolNames(await TestClient.connect(plain.url));
     expect(plainNames.filter((name) => CONFORMANCE_TOOLS.includes(String(name)))).toEqual([]);
 
     await using server = await startReferenceServer({ conformanceFixtures: true });
     expect(await toolNames(await TestClient.connect(server.url))).toEqual([
+      'json_schema_2020_12_tool',
       ...plainNames,
       ...CONFORMANCE_TOOLS,
     ]);
