@@ -44,7 +44,7 @@ export async function runCall(
   // The dialect took care of it without a request (a modern log level, say).
   if (!adapted) return {};
   const where = { method: adapted.method, tool: adapted.tool };
-  const asking = new Asking(input, context, adapted.tool);
+  const asking = new Asking(input, context, where);
   let next = adapted;
   for (;;) {
     const outcome: Outcome = await dialect.send(next, context);
@@ -90,7 +90,7 @@ function retryWith(
 class Asking {
   readonly #input: InputSupport;
   readonly #context: SendContext;
-  readonly #tool: string | undefined;
+  readonly #where: { method: string; tool: string | undefined };
   #rounds = 0;
   /** URL flows the user already took on in this call, by elicitationId (or URL): never asked twice. */
   readonly #acceptedUrls = new Set<string>();
@@ -98,10 +98,14 @@ class Asking {
   /** Whether the server asked anything at all. */
   asked = false;
 
-  constructor(input: InputSupport, context: SendContext, tool: string | undefined) {
+  constructor(
+    input: InputSupport,
+    context: SendContext,
+    where: { method: string; tool: string | undefined },
+  ) {
     this.#input = input;
     this.#context = context;
-    this.#tool = tool;
+    this.#where = where;
   }
 
   /** One round of `input_required`: every request answered, concurrently, or the call fails. */
@@ -116,7 +120,10 @@ class Asking {
     const signal = AbortSignal.any([this.#context.deadline.signal, stop.signal]);
     const answers = entries.map(async ([key, question]) => {
       if (this.#isAcceptedUrl(question)) return [key, { action: 'accept' }] as const;
-      const answer = await this.#input.responder.answer(question, { signal, tool: this.#tool });
+      const answer = await this.#input.responder.answer(question, {
+        signal,
+        tool: this.#where.tool,
+      });
       if (!answer.ok) throw answer.error;
       if (isUrl(question) && answer.result['action'] === 'accept') {
         this.#acceptedUrls.add(urlKey(question));
@@ -159,7 +166,7 @@ class Asking {
   async #answerUrl(question: Question, error: McpError): Promise<unknown> {
     const answer = await this.#input.responder.answer(question, {
       signal: this.#context.deadline.signal,
-      tool: this.#tool,
+      tool: this.#where.tool,
     });
     if (!answer.ok) {
       if (answer.error instanceof InputRequiredError) throw withCause(answer.error, error);
@@ -172,10 +179,7 @@ class Asking {
   #countRound(): void {
     this.#rounds += 1;
     if (this.#rounds > this.#input.maxInputRounds) {
-      throw new InputRoundsExceededError(this.#input.maxInputRounds, {
-        method: 'tools/call',
-        tool: this.#tool,
-      });
+      throw new InputRoundsExceededError(this.#input.maxInputRounds, this.#where);
     }
   }
 
