@@ -27,6 +27,7 @@ const CONTACT_SCHEMA = {
   // A way to reach the person is required; which one follows the chosen method.
   allOf: [{ anyOf: [{ required: ['phone'] }, { required: ['email'] }] }],
   if: { properties: { contactMethod: { const: 'phone' } }, required: ['contactMethod'] },
+  // biome-ignore lint/suspicious/noThenProperty: `then` is the JSON Schema keyword; this object is data, never awaited.
   then: { required: ['phone'] },
   else: { required: ['email'] },
   additionalProperties: false,
