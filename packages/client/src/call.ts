@@ -2,28 +2,41 @@
  * The call loop, written once for every dialect: let the dialect adapt the operation to its era,
  * send it, then act on the Outcome. A server that needs input gets it from the application's
  * handlers and the call is sent again (2026-07-28 `input_required`; 2025-11-25 -32042 URL
- * elicitations), within `maxInputRounds`. Redemption of `pending` plugs in here as its issue
- * lands; until then it ends in a typed error saying what the server did.
+ * elicitations), within `maxInputRounds`. A server that defers the call (a task, a promise) is
+ * waited on until the answer is in (redeem.ts), or, with `autoRedeem` off, the call ends with
+ * the handle.
  */
 import type { Dialect, Operation, SendContext } from './dialects/dialect.ts';
 import {
   InputRequiredError,
   InputRoundsExceededError,
-  MalformedMessageError,
   type McpError,
   UrlElicitationRequiredError,
 } from './errors.ts';
 import type { Question, Responder } from './handlers/responder.ts';
 import type { UrlCompletions } from './handlers/url-completions.ts';
+import type { CallHandle } from './handles.ts';
 import type { JsonObject } from './jsonrpc.ts';
 import type { InputRequest, Outcome } from './outcome.ts';
+import { type CallStatus, Deferral, type RedeemSupport } from './redeem.ts';
 
-/** What the call loop needs to answer a server's questions. */
-export interface InputSupport {
+/** What the call loop needs to answer a server's questions and wait for deferred work. */
+export interface CallSupport extends RedeemSupport {
   responder: Responder;
   maxInputRounds: number;
   urlCompletions: UrlCompletions;
+  /** Wait for deferred work (true), or end the call with its handle (false). */
+  autoRedeem: boolean;
+  url: string;
 }
+
+/** What one call wants to hear about while it runs. */
+export interface CallContext extends SendContext {
+  onStatus?: ((status: CallStatus) => void) | undefined;
+}
+
+/** Where a call starts: an operation to send, or deferred work to go on waiting for. */
+export type CallStart = { operation: Operation } | { handle: CallHandle };
 
 /**
  * Results the server gave only after the user or the model answered something: they are never
@@ -36,40 +49,91 @@ const URL_WAIT_MS = { first: 500, max: 5_000 } as const;
 
 export async function runCall(
   dialect: Dialect,
-  operation: Operation,
-  context: SendContext,
-  input: InputSupport,
+  start: CallStart,
+  context: CallContext,
+  support: CallSupport,
 ): Promise<JsonObject> {
-  const adapted = await dialect.adapt(operation);
+  const adapted =
+    'handle' in start
+      ? { method: 'tools/call', params: { name: start.handle.tool }, idempotent: false }
+      : await dialect.adapt(start.operation);
   // The dialect took care of it without a request (a modern log level, say).
   if (!adapted) return {};
-  const where = { method: adapted.method, tool: adapted.tool };
-  const asking = new Asking(input, context, where);
+  const tool = 'handle' in start ? start.handle.tool : adapted.tool;
+  const where = { method: adapted.method, tool };
+  const asking = new Asking(support, context, where);
+  let deferral =
+    'handle' in start
+      ? new Deferral(dialect, start.handle, context, support, context.onStatus)
+      : undefined;
+  let outcome: Outcome | undefined;
   let next = adapted;
   for (;;) {
-    const outcome: Outcome = await dialect.send(next, context);
+    const pending = outcome?.kind === 'pending' ? outcome : undefined;
+    outcome = deferral
+      ? await deferral.wait(pending, (requests) => asking.answerAll(requests))
+      : await dialect.send(next, context);
     switch (outcome.kind) {
       case 'complete':
+        await deferral?.end();
         if (asking.asked) answeredAfterInput.add(outcome.result);
+        if (asking.asked && !deferral) context.onStatus?.({ state: 'done' });
         return outcome.result;
       case 'failure':
+        if (deferral) {
+          // The server's definite word on deferred work (failed, cancelled, expired) ends it.
+          await deferral.end(outcome.error);
+          throw outcome.error;
+        }
         if (!(outcome.error instanceof UrlElicitationRequiredError)) throw outcome.error;
         await asking.finishUrlElicitations(outcome.error);
         next = adapted;
         break;
       case 'input': {
+        context.onStatus?.({ state: 'input_required' });
         const responses = await asking.answerAll(outcome.requests);
         next = outcome.retry?.(responses) ?? retryWith(adapted, responses, outcome.state);
+        // Input asked for on a redeem is answered by calling the tool again (MCP-lite).
+        await deferral?.end();
+        deferral = undefined;
         break;
       }
-      case 'pending':
-        // The client declares no tasks extension yet, so a server must not defer; say so plainly.
-        throw new MalformedMessageError(
-          `server deferred the call as ${outcome.handle.kind} ${outcome.handle.id}, which is not redeemed yet`,
-          where,
-        );
+      case 'pending': {
+        if (deferral) break;
+        const handle = Deferral.handleFor(outcome, dialect, support.url, tool ?? '');
+        if (!support.autoRedeem || !dialect.poll) {
+          await support.handles.save(handle);
+          return deferredResult(outcome, handle);
+        }
+        deferral = new Deferral(dialect, handle, context, support, context.onStatus);
+        await deferral.begin();
+        break;
+      }
     }
   }
+}
+
+/**
+ * With `autoRedeem` off, a deferred call ends at once: a text naming the work (the model that
+ * holds MCP-lite's `redeem` tool needs the token), and the handle for `client.redeem`.
+ */
+function deferredResult(
+  outcome: Extract<Outcome, { kind: 'pending' }>,
+  handle: CallHandle,
+): JsonObject {
+  const what =
+    handle.kind === 'promise'
+      ? `The server is working on it: redeem promise token ${handle.id} to get the result`
+      : 'The server accepted the call as a task and is working on it';
+  const when =
+    outcome.retryAfterMs === undefined
+      ? ''
+      : ` (ready in about ${Math.ceil(outcome.retryAfterMs / 1000)} s)`;
+  return {
+    content: [{ type: 'text', text: `${what}${when}.` }],
+    isError: false,
+    pending: handle as unknown as JsonObject,
+  };
 }
 
 /**
@@ -88,7 +152,7 @@ function retryWith(
 
 /** The questions of one call, across its rounds. */
 class Asking {
-  readonly #input: InputSupport;
+  readonly #input: CallSupport;
   readonly #context: SendContext;
   readonly #where: { method: string; tool: string | undefined };
   #rounds = 0;
@@ -99,7 +163,7 @@ class Asking {
   asked = false;
 
   constructor(
-    input: InputSupport,
+    input: CallSupport,
     context: SendContext,
     where: { method: string; tool: string | undefined },
   ) {

@@ -5,10 +5,17 @@
  */
 import type { Dispatcher } from 'undici';
 import { ResultCache } from './cache.ts';
-import { answeredAfterInput, type InputSupport, runCall } from './call.ts';
+import {
+  answeredAfterInput,
+  type CallContext,
+  type CallStart,
+  type CallSupport,
+  runCall,
+} from './call.ts';
 import { openDialect } from './connection.ts';
 import { Deadline } from './deadline.ts';
 import type { Dialect, Operation, Progress } from './dialects/dialect.ts';
+import { isRedeemTool } from './dialects/mcp-lite/listing.ts';
 import {
   ClientClosedError,
   HeaderMismatchError,
@@ -19,14 +26,18 @@ import {
 import { type ClientEvents, EventHub } from './events.ts';
 import { Responder } from './handlers/responder.ts';
 import { UrlCompletions } from './handlers/url-completions.ts';
+import { type CallHandle, checkHandle } from './handles.ts';
 import { isObject, type JsonObject, RpcCode } from './jsonrpc.ts';
 import { type ClientOptions, type ResolvedOptions, resolveOptions } from './options.ts';
+import type { CallStatus } from './redeem.ts';
 import { checkStructuredContent, toCallToolResult } from './results.ts';
+import { streamOf, type ToolStreamEvent } from './tool-stream.ts';
 import { Agent, createAgentOptions } from './transport/http.ts';
 import type {
   CallToolResult,
   CompleteResult,
   CompletionReference,
+  ContentBlock,
   GetPromptResult,
   LoggingLevel,
   Prompt,
@@ -42,6 +53,8 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** This call's timeout, instead of the client's `timeoutMs`. */
   timeoutMs?: number;
+  /** This call's hard cap, instead of the client's `maxTimeoutMs`. */
+  maxTimeoutMs?: number;
 }
 
 export interface CallToolOptions extends RequestOptions {
@@ -52,11 +65,33 @@ export interface CallToolOptions extends RequestOptions {
    * the model's tool call id here). Keys follow the spec's `_meta` naming rules.
    */
   meta?: JsonObject;
+  /**
+   * Receives the result in parts as the server streams it (MCP-lite's `message` events); giving
+   * it asks the server for a stream. The final result still holds the whole.
+   */
+  onPartial?: (content: ContentBlock[]) => void;
+  /** Receives where a deferred call stands: pending, working, input_required, done. */
+  onStatus?: (status: CallStatus) => void;
+  /**
+   * Run the call as a task where the tool allows one but does not require it (2025-11-25
+   * `execution.taskSupport: "optional"`). A tool that requires one always gets one; a
+   * 2026-07-28 server decides by itself.
+   * @default false
+   */
+  task?: boolean;
 }
 
 export interface ListOptions extends RequestOptions {
   /** Ignore the cache and ask the server again. */
   refresh?: boolean;
+}
+
+export interface ListToolsOptions extends ListOptions {
+  /**
+   * Leave out the tools the client works by itself: MCP-lite's `redeem` while `autoRedeem` is
+   * on. What adapters hand to models.
+   */
+  forModel?: boolean;
 }
 
 /** A guard against servers that hand out cursors forever. */
@@ -72,7 +107,7 @@ export class McpClient implements AsyncDisposable {
   #dialect: Dialect | undefined;
   #connecting: Promise<Dialect> | undefined;
   readonly #cache = new ResultCache();
-  readonly #input: InputSupport;
+  readonly #input: CallSupport;
   #closing: Promise<void> | undefined;
 
   constructor(url: string | URL, options: ClientOptions = {}) {
@@ -87,6 +122,11 @@ export class McpClient implements AsyncDisposable {
       })),
       maxInputRounds: this.#options.maxInputRounds,
       urlCompletions: new UrlCompletions(),
+      autoRedeem: this.#options.autoRedeem,
+      handles: this.#options.handles,
+      extendOnLife: this.#options.resetTimeoutOnProgress,
+      warn: (error) => this.#events.emit('warning', error),
+      url: this.url,
     };
     this.#ownsDispatcher = options.dispatcher === undefined;
     this.#dispatcher =
@@ -129,8 +169,8 @@ export class McpClient implements AsyncDisposable {
    * Every tool the server offers, all pages followed. Kept while fresh: until the server says the
    * list changed, or for the time a modern server allows.
    */
-  listTools(options: ListOptions = {}): Promise<Tool[]> {
-    return this.#cache.get(
+  async listTools(options: ListToolsOptions = {}): Promise<Tool[]> {
+    const tools = await this.#cache.get(
       'tools/list',
       async () => {
         const listing = await this.#listAll<Tool>('tools/list', 'tools', options);
@@ -138,6 +178,9 @@ export class McpClient implements AsyncDisposable {
       },
       options.refresh,
     );
+    return options.forModel && this.#options.autoRedeem
+      ? tools.filter((tool) => !isRedeemTool(tool))
+      : tools;
   }
 
   async callTool(
@@ -150,16 +193,18 @@ export class McpClient implements AsyncDisposable {
     const call = () =>
       this.#request(
         {
-          method: 'tools/call',
-          params: options.meta
-            ? { name, arguments: args, _meta: { ...options.meta } }
-            : { name, arguments: args },
-          idempotent: tool?.annotations?.idempotentHint === true,
-          tool: name,
-          definition: tool,
+          operation: {
+            method: 'tools/call',
+            params: options.meta
+              ? { name, arguments: args, _meta: { ...options.meta } }
+              : { name, arguments: args },
+            idempotent: tool?.annotations?.idempotentHint === true,
+            tool: name,
+            definition: tool,
+            task: options.task,
+          },
         },
         options,
-        options.onProgress,
       );
     let raw: JsonObject;
     try {
@@ -184,8 +229,39 @@ export class McpClient implements AsyncDisposable {
       } else throw error;
     }
     const result = toCallToolResult(raw, context);
+    if (!result.pending) checkStructuredContent(result, tool?.outputSchema, context);
+    return result;
+  }
+
+  /**
+   * Goes on waiting for a deferred call: from a handle a call's `pending` result or a store gave,
+   * or that an error carries (a deadline or a closed client interrupted the wait). Works from
+   * another client, in another process, as long as it speaks to the same URL.
+   */
+  async redeem(handle: CallHandle, options: CallToolOptions = {}): Promise<CallToolResult> {
+    const checked = checkHandle(handle);
+    if (checked.url !== this.url) {
+      throw new TypeError(`the handle belongs to ${checked.url}, this client to ${this.url}`);
+    }
+    const raw = await this.#request({ handle: checked }, options);
+    const context = { url: this.url, method: 'tools/call', tool: checked.tool };
+    const result = toCallToolResult(raw, context);
+    const tool = await this.#toolNamed(checked.tool, options);
     checkStructuredContent(result, tool?.outputSchema, context);
     return result;
+  }
+
+  /**
+   * Calls a tool and yields what happens as it happens: the result's parts as the server streams
+   * them, progress, where a deferred call stands, and last the final result. Stopping the
+   * iteration early aborts the call.
+   */
+  streamTool(
+    name: string,
+    args: JsonObject = {},
+    options: CallToolOptions = {},
+  ): AsyncIterable<ToolStreamEvent> {
+    return streamOf((hooks) => this.callTool(name, args, { ...options, ...hooks }), options);
   }
 
   listResources(options: ListOptions = {}): Promise<Resource[]> {
@@ -288,7 +364,7 @@ export class McpClient implements AsyncDisposable {
     if (!this.#options.handlers.roots || !this.#dialect?.notify) return;
     using deadline = new Deadline({
       timeoutMs: options.timeoutMs ?? this.#options.timeoutMs,
-      maxTimeoutMs: this.#options.maxTimeoutMs,
+      maxTimeoutMs: options.maxTimeoutMs ?? this.#options.maxTimeoutMs,
       signal: options.signal,
       context: { url: this.url, method: 'notifications/roots/list_changed' },
     });
@@ -357,28 +433,37 @@ export class McpClient implements AsyncDisposable {
     return { value: items, freshForMs };
   }
 
-  async #request(
-    operation: Operation,
-    options: RequestOptions,
-    onProgress?: (progress: Progress) => void,
-  ): Promise<JsonObject> {
-    if (this.#closing) throw new ClientClosedError({ url: this.url, method: operation.method });
+  async #request(start: CallStart | Operation, options: CallToolOptions): Promise<JsonObject> {
+    const call: CallStart = 'method' in start ? { operation: start } : start;
+    const where =
+      'operation' in call
+        ? { method: call.operation.method, tool: call.operation.tool }
+        : { method: 'tools/call', tool: call.handle.tool };
+    if (this.#closing) throw new ClientClosedError({ url: this.url, ...where });
     using deadline = new Deadline({
       timeoutMs: options.timeoutMs ?? this.#options.timeoutMs,
-      maxTimeoutMs: this.#options.maxTimeoutMs,
+      maxTimeoutMs: options.maxTimeoutMs ?? this.#options.maxTimeoutMs,
       signal: options.signal,
-      context: { url: this.url, method: operation.method, tool: operation.tool },
+      context: { url: this.url, ...where },
     });
     this.#calls.add(deadline);
     try {
       const dialect = this.#dialect ?? (await this.#connected(options, deadline));
-      const progress =
-        onProgress &&
-        ((report: Progress) => {
+      if ('handle' in call && call.handle.dialect !== dialect.name) {
+        throw new TypeError(
+          `the handle was issued in the ${call.handle.dialect} dialect, this client speaks ${dialect.name}`,
+        );
+      }
+      const { onProgress, onPartial, onStatus } = options;
+      const context: CallContext = { deadline, onStatus };
+      if (onProgress) {
+        context.onProgress = (report: Progress) => {
           if (this.#options.resetTimeoutOnProgress) deadline.extend();
           onProgress(report);
-        });
-      return await runCall(dialect, operation, { deadline, onProgress: progress }, this.#input);
+        };
+      }
+      if (onPartial) context.onPartial = onPartial;
+      return await runCall(dialect, call, context, this.#input);
     } finally {
       this.#calls.delete(deadline);
     }
@@ -402,7 +487,7 @@ export class McpClient implements AsyncDisposable {
       ? undefined
       : new Deadline({
           timeoutMs: options.timeoutMs ?? this.#options.timeoutMs,
-          maxTimeoutMs: this.#options.maxTimeoutMs,
+          maxTimeoutMs: options.maxTimeoutMs ?? this.#options.maxTimeoutMs,
           signal: options.signal,
           context: { url: this.url, method: 'initialize' },
         });

@@ -5,6 +5,7 @@
 import type { Dispatcher } from 'undici';
 import type { Deadline } from './deadline.ts';
 import type { Dialect, DialectEvents } from './dialects/dialect.ts';
+import { withTasksExtension } from './dialects/mcp-stateless/tasks.ts';
 import { clientCapabilities } from './handlers/capabilities.ts';
 import type { Responder } from './handlers/responder.ts';
 import { LEGACY_VERSIONS, MODERN_VERSIONS, negotiate } from './negotiate.ts';
@@ -48,7 +49,13 @@ export function openDialect(
       },
       webtools: { ...http, options: options.webtools },
       verdicts: options.verdicts,
-      stateless: { ...shared, versions: MODERN_VERSIONS },
+      stateless: {
+        ...shared,
+        // The client redeems tasks itself (or hands back their handles): it can take one.
+        capabilities: withTasksExtension(shared.capabilities),
+        versions: MODERN_VERSIONS,
+        timeoutMs: options.timeoutMs,
+      },
       stateful: {
         ...shared,
         supportedVersions: LEGACY_VERSIONS,

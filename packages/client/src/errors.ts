@@ -6,6 +6,8 @@
  * to act: the URL, HTTP status, JSON-RPC method, tool name and an excerpt of what the server sent.
  */
 
+import type { CallHandle } from './handles.ts';
+
 const brand = Symbol.for('toolwire.error');
 
 /** Where a failure happened. Every field is optional: each error fills in what it knows. */
@@ -43,6 +45,9 @@ export type McpErrorCode =
   | 'WEBTOOL'
   | 'METADATA_CHANGED'
   | 'NOT_SUPPORTED'
+  | 'HANDLE_EXPIRED'
+  | 'TASK_FAILED'
+  | 'TASK_CANCELLED'
   | 'TIMEOUT'
   | 'ABORTED'
   | 'CLIENT_CLOSED';
@@ -50,6 +55,7 @@ export type McpErrorCode =
 interface McpErrorOptions extends ErrorContext {
   cause?: unknown;
   retryable?: boolean;
+  handle?: CallHandle | undefined;
 }
 
 export class McpError extends Error {
@@ -61,6 +67,12 @@ export class McpError extends Error {
   readonly method: string | undefined;
   readonly tool: string | undefined;
   readonly bodyExcerpt: string | undefined;
+  /**
+   * The deferred work the call was waiting on, when it failed while waiting (a task, a promise):
+   * `client.redeem(error.handle)` goes on waiting where a deadline or a closed client left off.
+   * Not enumerable, so logging the error does not print the token.
+   */
+  declare readonly handle: CallHandle | undefined;
 
   constructor(code: McpErrorCode, message: string, options: McpErrorOptions = {}) {
     super(withContext(message, options), { cause: options.cause });
@@ -71,10 +83,17 @@ export class McpError extends Error {
     this.method = options.method;
     this.tool = options.tool;
     this.bodyExcerpt = options.bodyExcerpt;
+    withHandle(this, options.handle);
   }
 
   /** Marks toolwire errors across copies of this package, where `instanceof` fails. */
   readonly [brand] = true;
+}
+
+/** Records on `error` the deferred work it interrupted; returns the error. */
+export function withHandle<E extends McpError>(error: E, handle: CallHandle | undefined): E {
+  Object.defineProperty(error, 'handle', { value: handle, enumerable: false, configurable: true });
+  return error;
 }
 
 /** Anything thrown, as an Error: background failures are reported, and a report needs one. */
@@ -161,6 +180,8 @@ type JsonRpcErrorOptions = McpErrorOptions & { data?: unknown };
 export class JsonRpcError extends McpError {
   override readonly name: string = 'JsonRpcError';
   readonly rpcCode: number;
+  /** The error's message as the server wrote it. */
+  readonly serverMessage: string;
   readonly data: unknown;
   constructor(
     rpcCode: number,
@@ -170,6 +191,7 @@ export class JsonRpcError extends McpError {
   ) {
     super(code, `server error ${rpcCode} "${serverMessage}"`, options);
     this.rpcCode = rpcCode;
+    this.serverMessage = serverMessage;
     this.data = options.data;
   }
 }
@@ -474,4 +496,62 @@ export class NotSupportedError extends McpError {
     super('NOT_SUPPORTED', `the ${dialect} dialect has no such operation`, options);
     this.dialect = dialect;
   }
+}
+
+/**
+ * The server no longer knows the deferred work: an MCP-lite promise token or a task that expired,
+ * was never issued, or was already collected. `handle` says which.
+ */
+export class HandleExpiredError extends McpError {
+  override readonly name = 'HandleExpiredError';
+  constructor(pending: Deferred, options: McpErrorOptions = {}) {
+    super('HANDLE_EXPIRED', `${describeHandle(pending)} is unknown to the server or expired`, {
+      retryable: false,
+      ...options,
+    });
+  }
+}
+
+/**
+ * A task ended in `failed`: the server hit a protocol-level error while running it (a tool that
+ * ran and reported a failure completes with `isError` instead). `rpcCode` and `data` are the
+ * server's.
+ */
+export class TaskFailedError extends McpError {
+  override readonly name = 'TaskFailedError';
+  readonly rpcCode: number | undefined;
+  readonly data: unknown;
+  constructor(pending: Deferred, failure: unknown, options: McpErrorOptions = {}) {
+    const { code, message, data } = (
+      typeof failure === 'object' && failure !== null ? failure : {}
+    ) as { code?: unknown; message?: unknown; data?: unknown };
+    const rpcCode = typeof code === 'number' ? code : undefined;
+    const detail = typeof message === 'string' ? ` "${message}"` : '';
+    const shown = rpcCode === undefined ? '' : ` ${rpcCode}`;
+    super('TASK_FAILED', `${describeHandle(pending)} failed with error${shown}${detail}`, options);
+    this.rpcCode = rpcCode;
+    this.data = data;
+  }
+}
+
+/** A task ended in `cancelled` without this client asking (the server or another client did). */
+export class TaskCancelledError extends McpError {
+  override readonly name = 'TaskCancelledError';
+  constructor(pending: Deferred, options: McpErrorOptions = {}) {
+    super('TASK_CANCELLED', `${describeHandle(pending)} was cancelled`, options);
+  }
+}
+
+/** Deferred work as far as a message needs it. */
+type Deferred = Pick<CallHandle, 'kind' | 'id'>;
+
+/** "task 3f2a…": a handle in a message, its id cut short because it works as a bearer token. */
+export function describeHandle(handle: Deferred): string {
+  return `${handle.kind} ${redact(handle.id)}`;
+}
+
+/** The first characters of a token or task id, never the whole of it. */
+export function redact(id: string): string {
+  const shown = Math.min(6, Math.floor(id.length / 3));
+  return `${id.slice(0, shown)}… (${id.length} chars)`;
 }

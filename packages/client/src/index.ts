@@ -5,6 +5,7 @@ export {
   type CallToolOptions,
   createMcpClient,
   type ListOptions,
+  type ListToolsOptions,
   McpClient,
   type RequestOptions,
 } from './client.ts';
@@ -38,6 +39,8 @@ export {
   ResponseTooLargeError,
   SessionExpiredError,
   StreamTruncatedError,
+  TaskCancelledError,
+  TaskFailedError,
   TimeoutError,
   ToolNotFoundError,
   TransportError,
@@ -68,6 +71,12 @@ export type {
   ToolUseContent,
   UrlElicitation,
 } from './handlers/types.ts';
+export {
+  type CallHandle,
+  type HandleStore,
+  type MemoryHandleStore,
+  memoryHandleStore,
+} from './handles.ts';
 export type { JsonObject } from './jsonrpc.ts';
 export {
   DIALECTS,
@@ -80,5 +89,7 @@ export {
   type VerdictStore,
 } from './negotiate.ts';
 export { type ClientInfo, type ClientOptions, DEFAULTS } from './options.ts';
+export type { CallStatus } from './redeem.ts';
+export type { ToolStreamEvent } from './tool-stream.ts';
 export type { RetryPolicy } from './transport/retry.ts';
 export type * from './types.ts';

@@ -18,7 +18,19 @@ describe('resolveOptions', () => {
         samplingTools,
         roots: undefined,
       },
+      // A store of its own per client: handles never leak between clients.
+      handles: expect.objectContaining({
+        save: expect.any(Function),
+        delete: expect.any(Function),
+      }),
     });
+    expect(resolveOptions(ENDPOINT).handles).not.toBe(resolveOptions(ENDPOINT).handles);
+  });
+
+  it('refuses a handle store without save() and delete()', () => {
+    expect(() => resolveOptions(ENDPOINT, { handles: { save() {} } as never })).toThrow(
+      /expected `handles` to be a store with save\(\) and delete\(\)/,
+    );
   });
 
   it('hands out copies, so a caller can change them without touching DEFAULTS', () => {

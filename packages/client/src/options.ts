@@ -12,6 +12,7 @@ import type {
   RootsOption,
   SamplingHandler,
 } from './handlers/types.ts';
+import { type HandleStore, memoryHandleStore } from './handles.ts';
 import {
   DIALECTS,
   type DialectChoice,
@@ -156,6 +157,20 @@ export interface ClientOptions {
    * @default 10
    */
   maxInputRounds?: number;
+  /**
+   * Wait for deferred work by itself: a task (2026-07-28, 2025-11-25) is polled and an MCP-lite
+   * promise redeemed until the answer is in, so `callTool` resolves with the final result. Off,
+   * a deferred call resolves at once with a `pending` handle for `client.redeem`, and MCP-lite's
+   * `redeem` tool is offered to models. See the README's "Long-running work".
+   * @default true
+   */
+  autoRedeem?: boolean;
+  /**
+   * Where the handles of deferred calls are kept while they are waited on: saved when the server
+   * defers a call, deleted when its answer is in. Persist them to redeem after a crash.
+   * @default a new in-memory store (`memoryHandleStore()`)
+   */
+  handles?: HandleStore;
 }
 
 export interface ResolvedOptions {
@@ -178,6 +193,8 @@ export interface ResolvedOptions {
   dispatcher: Dispatcher | undefined;
   handlers: Handlers;
   maxInputRounds: number;
+  autoRedeem: boolean;
+  handles: HandleStore;
 }
 
 export const DEFAULTS = Object.freeze({
@@ -198,6 +215,7 @@ export const DEFAULTS = Object.freeze({
   elicitationModes: Object.freeze(['form', 'url'] as ElicitationMode[]),
   samplingTools: false,
   maxInputRounds: 10,
+  autoRedeem: true,
 });
 
 export function resolveOptions(url: string | URL, options: ClientOptions = {}): ResolvedOptions {
@@ -228,6 +246,8 @@ export function resolveOptions(url: string | URL, options: ClientOptions = {}): 
       roots: options.roots,
     },
     maxInputRounds: options.maxInputRounds ?? DEFAULTS.maxInputRounds,
+    autoRedeem: options.autoRedeem ?? DEFAULTS.autoRedeem,
+    handles: options.handles ?? memoryHandleStore(),
   };
   for (const key of [
     'timeoutMs',
@@ -245,6 +265,7 @@ export function resolveOptions(url: string | URL, options: ClientOptions = {}): 
   nonNegative('maxInputRounds', resolved.maxInputRounds);
   count('maxInputRounds', resolved.maxInputRounds);
   checkHandlers(resolved.handlers);
+  checkHandleStore(resolved.handles);
   count('retry.retries', retry.retries);
   count('reconnectAttempts', resolved.reconnectAttempts);
   for (const key of ['minDelayMs', 'maxDelayMs', 'maxRetryAfterMs'] as const) {
@@ -286,6 +307,18 @@ function checkHandlers(handlers: Handlers): void {
   const { roots } = handlers;
   if (roots !== undefined && typeof roots !== 'function' && !Array.isArray(roots)) {
     throw new TypeError('expected `roots` to be a list of { uri } or a function');
+  }
+}
+
+function checkHandleStore(store: HandleStore): void {
+  const methods = store as Partial<Record<keyof HandleStore, unknown>> | null;
+  if (
+    typeof methods !== 'object' ||
+    methods === null ||
+    typeof methods.save !== 'function' ||
+    typeof methods.delete !== 'function'
+  ) {
+    throw new TypeError('expected `handles` to be a store with save() and delete()');
   }
 }
 

@@ -12,11 +12,16 @@ export interface InputRequest {
   params?: JsonObject | undefined;
 }
 
-/** A handle for work the server has not finished (a task, a promise token). */
+/** What a dialect knows of work the server has not finished (a task, a promise token). */
 export interface PendingHandle {
-  kind: string;
+  kind: 'task' | 'promise';
   id: string;
+  /** How long the server keeps it, from now, if it said. */
+  ttlMs?: number | undefined;
 }
+
+/** Where deferred work stands, as a poll found it. */
+export type PendingStatus = 'working' | 'input_required';
 
 export type Outcome =
   /** The final result of the call. */
@@ -32,7 +37,18 @@ export type Outcome =
       state?: string | undefined;
       retry?: ((responses: Record<string, JsonObject>) => Operation) | undefined;
     }
-  /** The server accepted the work and will finish it later. */
-  | { kind: 'pending'; handle: PendingHandle; retryAfterMs?: number | undefined }
+  /**
+   * The server accepted the work and will finish it later: ask again after `retryAfterMs` (the
+   * server's poll interval or estimate). A task that needs input names its `requests`; answers
+   * go back through the dialect's `provide`.
+   */
+  | {
+      kind: 'pending';
+      handle: PendingHandle;
+      retryAfterMs?: number | undefined;
+      status?: PendingStatus | undefined;
+      message?: string | undefined;
+      requests?: Record<string, InputRequest> | undefined;
+    }
   /** The call failed on the server's side with a protocol error. */
   | { kind: 'failure'; error: McpError };

@@ -2,6 +2,7 @@
  * The MCP data the client hands to applications: tools, results, content, resources, prompts.
  * Shapes follow the 2025-11-25 schema; fields a server adds beyond it are kept, not dropped.
  */
+import type { CallHandle } from './handles.ts';
 import type { JsonObject } from './jsonrpc.ts';
 
 export type JsonSchema = JsonObject;
@@ -104,6 +105,11 @@ export interface CallToolResult {
   structuredContent?: unknown;
   /** A failure of the tool itself, for the model to see; protocol failures throw instead. */
   isError: boolean;
+  /**
+   * Only with `autoRedeem: false`: the server deferred the call, and this is its handle. The
+   * content says so in words; `client.redeem(pending)` waits for the real result.
+   */
+  pending?: CallHandle;
   _meta?: JsonObject;
 }
 

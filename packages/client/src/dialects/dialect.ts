@@ -4,8 +4,8 @@
  */
 import type { Deadline } from '../deadline.ts';
 import type { JsonObject, JsonRpcNotification } from '../jsonrpc.ts';
-import type { Outcome } from '../outcome.ts';
-import type { Tool } from '../types.ts';
+import type { Outcome, PendingHandle } from '../outcome.ts';
+import type { ContentBlock, Tool } from '../types.ts';
 
 /** One request the client makes: a JSON-RPC method with its params. */
 export interface Operation {
@@ -17,6 +17,8 @@ export interface Operation {
   tool?: string | undefined;
   /** The tool's definition, for `tools/call`: a dialect may mirror its marked parameters. */
   definition?: Tool | undefined;
+  /** The caller asks for the call to run as a task where the tool allows it (2025-11-25). */
+  task?: boolean | undefined;
 }
 
 /** Progress the server reported for one call. */
@@ -30,6 +32,8 @@ export interface SendContext {
   deadline: Deadline;
   /** Set when the caller wants progress; the dialect then asks the server for it. */
   onProgress?: ((progress: Progress) => void) | undefined;
+  /** Set when the caller wants the result as it streams; the dialect then asks for a stream. */
+  onPartial?: ((content: ContentBlock[]) => void) | undefined;
 }
 
 /** What the server said about itself when the connection was set up. */
@@ -63,6 +67,19 @@ export interface Dialect {
   screenTools(tools: Tool[]): Tool[];
   /** How long a list or read result stays fresh, in ms: the server's hint, or the era's default. */
   freshFor(result: JsonObject, method: string): number;
+  /**
+   * Asks once where deferred work stands: its final Outcome, or `pending` again. Dialects whose
+   * servers never defer leave it out.
+   */
+  poll?(handle: PendingHandle, context: SendContext): Promise<Outcome>;
+  /** Sends the answers to a task's input requests (2026-07-28 `tasks/update`). */
+  provide?(
+    handle: PendingHandle,
+    responses: Record<string, JsonObject>,
+    context: SendContext,
+  ): Promise<void>;
+  /** Asks the server to stop deferred work. Best effort: `signal` bounds the wait, never throws. */
+  cancel?(handle: PendingHandle, signal: AbortSignal): Promise<void>;
   /**
    * Sends a notification to the server (`notifications/roots/list_changed`). Eras whose clients
    * send no such notifications leave it out.

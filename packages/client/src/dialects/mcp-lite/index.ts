@@ -8,12 +8,14 @@ import type { Dispatcher } from 'undici';
 import type { Deadline } from '../../deadline.ts';
 import {
   fromJsonRpcError,
+  HandleExpiredError,
   HttpStatusError,
+  JsonRpcError,
   MalformedMessageError,
   NotSupportedError,
 } from '../../errors.ts';
-import { type JsonObject, request } from '../../jsonrpc.ts';
-import type { Outcome } from '../../outcome.ts';
+import { isObject, type JsonObject, request } from '../../jsonrpc.ts';
+import type { Outcome, PendingHandle } from '../../outcome.ts';
 import { send } from '../../transport/http.ts';
 import { type RetryPolicy, withRetry } from '../../transport/retry.ts';
 import type { Tool } from '../../types.ts';
@@ -52,6 +54,8 @@ const EMPTY_LISTS: Record<string, string> = {
   'prompts/list': 'prompts',
 };
 const NOT_HERE = new Set([404, 405]);
+/** The seed's code for a bad parameter: for `redeem`, an unknown or expired token. */
+const INVALID_PARAMS = -32602;
 
 export class McpLiteDialect implements Dialect {
   readonly name = 'mcp-lite';
@@ -115,6 +119,36 @@ export class McpLiteDialect implements Dialect {
     return { kind: 'failure', error: new NotSupportedError(this.name, where) };
   }
 
+  /** Redeems a promise token: the final answer, or another promise to wait on. */
+  async poll(handle: PendingHandle, context: SendContext): Promise<Outcome> {
+    const promises = this.server.capabilities['promises'];
+    const redeem =
+      isObject(promises) && typeof promises['redeem'] === 'string' ? promises['redeem'] : 'redeem';
+    const outcome = await this.#call(
+      {
+        method: 'tools/call',
+        params: { name: redeem, arguments: { promise: handle.id } },
+        // Redeeming may use the token up: a redeem the server may have seen is not sent again.
+        idempotent: false,
+        tool: redeem,
+      },
+      context,
+    );
+    const error = outcome.kind === 'failure' ? outcome.error : undefined;
+    if (error instanceof JsonRpcError && error.rpcCode === INVALID_PARAMS) {
+      return {
+        kind: 'failure',
+        error: new HandleExpiredError(handle, {
+          url: this.#config.url,
+          method: 'tools/call',
+          tool: redeem,
+          cause: error,
+        }),
+      };
+    }
+    return outcome;
+  }
+
   async adapt(operation: Operation): Promise<Operation | undefined> {
     switch (operation.method) {
       // No ping: a listing shows the server answers.
@@ -175,7 +209,7 @@ export class McpLiteDialect implements Dialect {
     if (answers) params = answers.params;
     const message = request(`call-${this.#nextId++}`, 'tools/call', params);
     // Streaming is asked for when the caller follows the call: each partial is reported as it comes.
-    const stream = context.onProgress !== undefined;
+    const stream = context.onProgress !== undefined || context.onPartial !== undefined;
     const attempt = async (url: string): Promise<Outcome> => {
       const outcome = await withRetry(
         () => this.#post(url, message, stream, operation, context),
@@ -225,6 +259,7 @@ export class McpLiteDialect implements Dialect {
         deadline,
         extendOnLife: config.resetTimeoutOnProgress,
         onProgress: context.onProgress,
+        onPartial: context.onPartial,
       });
       if (streamed.kind === 'error') return { kind: 'failure', error: streamed.error };
       return outcomeOf(streamed.result, where);

@@ -15,7 +15,9 @@ import {
 import { isObject, type JsonObject } from '../../jsonrpc.ts';
 import type { HttpResponse } from '../../transport/http.ts';
 import { readEvents } from '../../transport/sse.ts';
+import type { ContentBlock } from '../../types.ts';
 import type { Progress } from '../dialect.ts';
+import { toToolResult } from './content.ts';
 
 export interface StreamContext {
   where: ErrorContext & { url: string };
@@ -25,6 +27,8 @@ export interface StreamContext {
   extendOnLife: boolean;
   /** Each partial's text, as it arrives. */
   onProgress?: ((progress: Progress) => void) | undefined;
+  /** Each partial's content, as it arrives. */
+  onPartial?: ((content: ContentBlock[]) => void) | undefined;
 }
 
 /** The result the stream adds up to, or the server's error. */
@@ -56,10 +60,16 @@ export async function readStream(
         const data = parse(event.data, where);
         if (context.extendOnLife) deadline.extend();
         const partial = isObject(data) ? data['partial'] : data;
+        const added: unknown[] =
+          typeof partial === 'string'
+            ? [partial]
+            : isObject(data) && Array.isArray(data['content'])
+              ? data['content']
+              : [partial];
         if (typeof partial === 'string') text += partial;
-        else if (isObject(data) && Array.isArray(data['content'])) items.push(...data['content']);
-        else items.push(partial);
+        else items.push(...added);
         partials += 1;
+        context.onPartial?.(contentOf(added));
         context.onProgress?.({
           progress: partials,
           message: typeof partial === 'string' ? partial : undefined,
@@ -79,6 +89,11 @@ export async function readStream(
     }
   }
   throw new StreamTruncatedError(where);
+}
+
+/** A partial's items as typed content blocks, normalised as the final result's will be. */
+function contentOf(items: unknown[]): ContentBlock[] {
+  return toToolResult({ content: items }, false)['content'] as unknown as ContentBlock[];
 }
 
 function parse(data: string, where: ErrorContext): unknown {

@@ -13,7 +13,7 @@ import {
   type RequestId,
   request,
 } from '../../jsonrpc.ts';
-import type { Outcome } from '../../outcome.ts';
+import type { Outcome, PendingHandle } from '../../outcome.ts';
 import { discard, send } from '../../transport/http.ts';
 import { withRetry } from '../../transport/retry.ts';
 import type {
@@ -30,6 +30,7 @@ import { Router } from '../router.ts';
 import { deliver, exchange, type Wire } from './exchange.ts';
 import { ListenStream } from './listen.ts';
 import { ACCEPT_POST, Session, SessionNotFound, type StatefulConfig } from './session.ts';
+import { callOutcome, taskError, taskState, withTaskRequest } from './tasks.ts';
 
 export type { StatefulConfig } from './session.ts';
 
@@ -80,6 +81,50 @@ export class StatefulDialect implements Dialect {
   }
 
   async send(operation: Operation, context: SendContext): Promise<Outcome> {
+    return this.#send(withTaskRequest(operation, this.server.capabilities), context);
+  }
+
+  async poll(handle: PendingHandle, context: SendContext): Promise<Outcome> {
+    const got = await this.#taskRequest('tasks/get', handle, context);
+    if (got.kind !== 'complete') return got;
+    const state = taskState(got.result, handle, { url: this.#config.url, method: 'tasks/get' });
+    return state === 'collect' ? this.#taskRequest('tasks/result', handle, context) : state;
+  }
+
+  async cancel(handle: PendingHandle, signal: AbortSignal): Promise<void> {
+    using deadline = new Deadline({
+      timeoutMs: this.#config.timeoutMs,
+      maxTimeoutMs: this.#config.timeoutMs,
+      signal: AbortSignal.any([this.#closed.signal, signal]),
+      context: { url: this.#config.url, method: 'tasks/cancel' },
+    });
+    try {
+      // A task that has already ended answers -32602: nothing is left to stop.
+      await this.#send(
+        { method: 'tasks/cancel', params: { taskId: handle.id }, idempotent: true },
+        { deadline },
+      );
+    } catch (error) {
+      this.#events.warning(asError(error));
+    }
+  }
+
+  /** A tasks/* request; its failures said in terms of the task. */
+  async #taskRequest(
+    method: string,
+    handle: PendingHandle,
+    context: SendContext,
+  ): Promise<Outcome> {
+    const outcome = await this.#send(
+      { method, params: { taskId: handle.id }, idempotent: true },
+      context,
+    );
+    if (outcome.kind !== 'failure') return outcome;
+    const where = { url: this.#config.url, method };
+    return { kind: 'failure', error: taskError(outcome.error, handle, method, where) };
+  }
+
+  async #send(operation: Operation, context: SendContext): Promise<Outcome> {
     const generation = this.#wire.session.generation;
     try {
       return await this.#sendOnce(operation, context);
@@ -150,11 +195,11 @@ export class StatefulDialect implements Dialect {
   }
 
   #outcome(response: JsonRpcResponse, operation: Operation): Outcome {
+    const context = { url: this.#config.url, method: operation.method, tool: operation.tool };
     if ('error' in response) {
-      const context = { url: this.#config.url, method: operation.method, tool: operation.tool };
       return { kind: 'failure', error: fromJsonRpcError(response.error, context) };
     }
-    return { kind: 'complete', result: response.result };
+    return callOutcome(operation, response.result, context);
   }
 
   #cancel(requestId: RequestId, reason: unknown): void {

@@ -110,6 +110,16 @@ export function encodeHeaderValue(value: string): string {
   return plain ? value : `=?base64?${Buffer.from(value, 'utf8').toString('base64')}?=`;
 }
 
+/** The param each method mirrors into `Mcp-Name` (the tasks extension routes by task). */
+const NAMED_BY: Record<string, string> = {
+  'tools/call': 'name',
+  'prompts/get': 'name',
+  'resources/read': 'uri',
+  'tasks/get': 'taskId',
+  'tasks/update': 'taskId',
+  'tasks/cancel': 'taskId',
+};
+
 /** The headers that mirror a request's method and name, and a tool's marked parameters. */
 export function mirroredHeaders(
   method: string,
@@ -117,12 +127,7 @@ export function mirroredHeaders(
   tool: Tool | undefined,
 ): Record<string, string> {
   const headers: Record<string, string> = { 'mcp-method': method };
-  const name =
-    method === 'resources/read'
-      ? params?.['uri']
-      : method === 'tools/call' || method === 'prompts/get'
-        ? params?.['name']
-        : undefined;
+  const name = params?.[NAMED_BY[method] ?? ''];
   if (typeof name === 'string') headers['mcp-name'] = encodeHeaderValue(name);
   if (method === 'tools/call' && tool) {
     const marked = headerParams(tool.inputSchema);

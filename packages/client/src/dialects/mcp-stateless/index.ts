@@ -5,10 +5,13 @@
  * closing the request's stream; change notifications come over `subscriptions/listen`.
  */
 import type { Dispatcher } from 'undici';
-import type { Deadline } from '../../deadline.ts';
+import { Deadline } from '../../deadline.ts';
 import {
   fromJsonRpcError,
+  HandleExpiredError,
+  JsonRpcError,
   MalformedMessageError,
+  type McpError,
   StreamTruncatedError,
   UnsupportedVersionError,
 } from '../../errors.ts';
@@ -22,7 +25,7 @@ import {
   type RequestId,
   request,
 } from '../../jsonrpc.ts';
-import type { Outcome } from '../../outcome.ts';
+import type { Outcome, PendingHandle } from '../../outcome.ts';
 import { type HttpResponse, send } from '../../transport/http.ts';
 import { type RetryPolicy, withRetry } from '../../transport/retry.ts';
 import { readMessages } from '../../transport/sse.ts';
@@ -38,6 +41,7 @@ import type {
 } from '../dialect.ts';
 import { headerParams, mirroredHeaders } from './headers.ts';
 import { Subscription, type SubscriptionFilter } from './listen.ts';
+import { createdTask, taskOutcome } from './tasks.ts';
 
 export interface StatelessConfig {
   url: string;
@@ -52,6 +56,8 @@ export interface StatelessConfig {
   retry: RetryPolicy;
   listen: boolean;
   reconnectAttempts: number;
+  /** Bounds a `tasks/cancel` sent after the call itself has ended. */
+  timeoutMs: number;
 }
 
 const META = {
@@ -65,6 +71,7 @@ const META = {
 /** Only these methods may answer `input_required` (MRTR). */
 const MAY_ASK_FOR_INPUT = new Set(['tools/call', 'prompts/get', 'resources/read']);
 const UNSUPPORTED_VERSION = -32022;
+const INVALID_PARAMS = -32602;
 
 export class StatelessDialect implements Dialect {
   readonly name = 'mcp-stateless';
@@ -116,6 +123,43 @@ export class StatelessDialect implements Dialect {
       response = await this.#exchange(operation, context);
     }
     return this.#outcome(response, operation);
+  }
+
+  async poll(handle: PendingHandle, context: SendContext): Promise<Outcome> {
+    const operation = taskOperation('tasks/get', handle);
+    const outcome = await this.send(operation, context);
+    const where = { url: this.#config.url, method: operation.method };
+    if (outcome.kind === 'failure')
+      return { kind: 'failure', error: expiredOr(outcome.error, handle, where) };
+    if (outcome.kind !== 'complete') return outcome;
+    return taskOutcome(outcome.result, handle, where);
+  }
+
+  async provide(
+    handle: PendingHandle,
+    responses: Record<string, JsonObject>,
+    context: SendContext,
+  ): Promise<void> {
+    const operation = taskOperation('tasks/update', handle, { inputResponses: responses });
+    const outcome = await this.send(operation, context);
+    if (outcome.kind === 'failure') {
+      throw expiredOr(outcome.error, handle, { url: this.#config.url, method: operation.method });
+    }
+  }
+
+  async cancel(handle: PendingHandle, signal: AbortSignal): Promise<void> {
+    const operation = taskOperation('tasks/cancel', handle);
+    using deadline = new Deadline({
+      timeoutMs: this.#config.timeoutMs,
+      maxTimeoutMs: this.#config.timeoutMs,
+      signal,
+      context: { url: this.#config.url, method: operation.method },
+    });
+    try {
+      await this.send(operation, { deadline });
+    } catch (error) {
+      this.#events.warning(error as Error);
+    }
   }
 
   async adapt(operation: Operation): Promise<Operation | undefined> {
@@ -230,18 +274,7 @@ export class StatelessDialect implements Dialect {
         state: typeof state === 'string' ? state : undefined,
       };
     }
-    if (
-      kind === 'task' &&
-      operation.method === 'tools/call' &&
-      typeof result['taskId'] === 'string'
-    ) {
-      const poll = result['pollIntervalMs'];
-      return {
-        kind: 'pending',
-        handle: { kind: 'task', id: result['taskId'] },
-        retryAfterMs: typeof poll === 'number' ? poll : undefined,
-      };
-    }
+    if (kind === 'task' && operation.method === 'tools/call') return createdTask(result, context);
     return {
       kind: 'failure',
       error: new MalformedMessageError(
@@ -301,6 +334,23 @@ export class StatelessDialect implements Dialect {
     if (this.#subscribed.size > 0) filter.resourceSubscriptions = [...this.#subscribed];
     return filter;
   }
+}
+
+/** A tasks/* request about `handle`: reading its state is idempotent, and so is cancelling it. */
+function taskOperation(method: string, handle: PendingHandle, extra: JsonObject = {}): Operation {
+  return { method, params: { taskId: handle.id, ...extra }, idempotent: method !== 'tasks/update' };
+}
+
+/** -32602 about a task means the server does not know it (any more). */
+function expiredOr(
+  error: McpError,
+  handle: PendingHandle,
+  where: { url: string; method: string },
+): McpError {
+  if (error instanceof JsonRpcError && error.rpcCode === INVALID_PARAMS) {
+    return new HandleExpiredError(handle, { ...where, cause: error });
+  }
+  return error;
 }
 
 /** POSTs one message with the modern envelope's headers. */

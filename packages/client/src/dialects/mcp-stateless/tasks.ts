@@ -1,0 +1,85 @@
+/**
+ * The 2026-07-28 tasks extension (`io.modelcontextprotocol/tasks`, SEP-2663) as Outcomes. The
+ * server decides per call whether to answer with a task (`resultType: "task"`, a flat
+ * `CreateTaskResult`); `tasks/get` then reports it, with the final `result` inlined once it is
+ * `completed` (a tool failure included, as `isError`), a JSON-RPC `error` once it has `failed`,
+ * and `inputRequests` while it waits for the client (answered with `tasks/update`).
+ */
+import {
+  type ErrorContext,
+  MalformedMessageError,
+  TaskCancelledError,
+  TaskFailedError,
+} from '../../errors.ts';
+import { isObject, type JsonObject } from '../../jsonrpc.ts';
+import type { InputRequest, Outcome, PendingHandle } from '../../outcome.ts';
+
+export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+
+/** The extension goes into the capabilities of every request: the client redeems tasks itself. */
+export function withTasksExtension(capabilities: JsonObject): JsonObject {
+  const extensions = isObject(capabilities['extensions']) ? capabilities['extensions'] : {};
+  return { ...capabilities, extensions: { ...extensions, [TASKS_EXTENSION]: {} } };
+}
+
+/** A `CreateTaskResult`: the task as the server created it. */
+export function createdTask(result: JsonObject, where: ErrorContext): Outcome {
+  const taskId = result['taskId'];
+  if (typeof taskId !== 'string' || taskId === '') {
+    return malformed('a task result without a taskId', result, where);
+  }
+  return pendingOf(result, { kind: 'task', id: taskId, ttlMs: ttlOf(result['ttlMs']) });
+}
+
+/** A `tasks/get` answer (a DetailedTask) for `handle`. */
+export function taskOutcome(
+  result: JsonObject,
+  handle: PendingHandle,
+  where: ErrorContext,
+): Outcome {
+  switch (result['status']) {
+    case 'working':
+    case 'input_required':
+      return pendingOf(result, handle);
+    case 'completed': {
+      const final = result['result'];
+      return isObject(final)
+        ? { kind: 'complete', result: final }
+        : malformed('a completed task without its result', result, where);
+    }
+    case 'failed':
+      return { kind: 'failure', error: new TaskFailedError(handle, result['error'], where) };
+    case 'cancelled':
+      return { kind: 'failure', error: new TaskCancelledError(handle, where) };
+    default:
+      return malformed(`task status ${JSON.stringify(result['status'])}`, result, where);
+  }
+}
+
+function pendingOf(task: JsonObject, handle: PendingHandle): Outcome {
+  const requests = task['status'] === 'input_required' ? task['inputRequests'] : undefined;
+  const poll = task['pollIntervalMs'];
+  const message = task['statusMessage'];
+  return {
+    kind: 'pending',
+    handle,
+    retryAfterMs: typeof poll === 'number' && poll >= 0 ? poll : undefined,
+    status: task['status'] === 'input_required' ? 'input_required' : 'working',
+    message: typeof message === 'string' ? message : undefined,
+    requests: isObject(requests) ? (requests as Record<string, InputRequest>) : undefined,
+  };
+}
+
+function ttlOf(value: unknown): number | undefined {
+  return typeof value === 'number' && value > 0 ? value : undefined;
+}
+
+function malformed(detail: string, result: JsonObject, where: ErrorContext): Outcome {
+  return {
+    kind: 'failure',
+    error: new MalformedMessageError(detail, {
+      ...where,
+      bodyExcerpt: JSON.stringify(result).slice(0, 200),
+    }),
+  };
+}

@@ -1,0 +1,237 @@
+/**
+ * Waiting for deferred work (a task, an MCP-lite promise) until it has an answer. The pace is the
+ * server's when it gives one (`pollIntervalMs`, `pollInterval`, `estimated_completion`) and
+ * p-retry's jittered backoff when it does not; a poll that finds the work alive counts as
+ * progress for the call's deadline. Everything runs under the call's one signal: aborting asks
+ * the server to cancel, while a deadline or a closed client leaves the work, and its handle in
+ * the store, for `client.redeem` to pick up.
+ */
+import pRetry from 'p-retry';
+import { sleep } from './deadline.ts';
+import type { Dialect, SendContext } from './dialects/dialect.ts';
+import {
+  AbortedError,
+  asError,
+  isMcpError,
+  type McpError,
+  NotSupportedError,
+  withHandle,
+} from './errors.ts';
+import type { CallHandle, HandleStore } from './handles.ts';
+import type { JsonObject } from './jsonrpc.ts';
+import type { InputRequest, Outcome, PendingHandle } from './outcome.ts';
+
+/** Where a deferred call stands, for a UI: reported as it changes. */
+export interface CallStatus {
+  /**
+   * `pending`: the server deferred the call; `working`: it is on it; `input_required`: it waits
+   * for the user or the model (the handlers are answering); `done`: the answer is in.
+   */
+  state: 'pending' | 'working' | 'input_required' | 'done';
+  /** The deferred work, once there is any. */
+  handle?: CallHandle | undefined;
+  /** The server's own words on where it stands (`statusMessage`), when it gives them. */
+  message?: string | undefined;
+}
+
+export interface RedeemSupport {
+  handles: HandleStore;
+  /** Whether a poll that finds the work alive restarts the call's timeout (up to its cap). */
+  extendOnLife: boolean;
+  /** A store that failed, and the like: reported, never thrown. */
+  warn(error: Error): void;
+}
+
+type Pending = Extract<Outcome, { kind: 'pending' }>;
+
+/** The backoff between polls when the server gives no pace: 250 ms, doubling, up to 5 s. */
+const BACKOFF = { minDelayMs: 250, maxDelayMs: 5_000 } as const;
+/** A server's pace below this is no pace at all (a poll interval of 0 would spin). */
+const MIN_HINT_MS = 20;
+/** How long an abort waits for the server to acknowledge the cancellation. */
+const CANCEL_GRACE_MS = 2_000;
+
+/** Thrown inside the poll loop to make p-retry wait and poll again. */
+class StillPending extends Error {
+  readonly outcome: Pending;
+  constructor(outcome: Pending) {
+    super('still pending');
+    this.outcome = outcome;
+  }
+}
+
+export class Deferral {
+  #handle: CallHandle;
+  #pending: PendingHandle;
+  readonly #dialect: Dialect;
+  readonly #poll: NonNullable<Dialect['poll']>;
+  readonly #context: SendContext;
+  readonly #support: RedeemSupport;
+  readonly #onStatus: ((status: CallStatus) => void) | undefined;
+  /** Input request keys already answered: a task lists them until it takes the answers in. */
+  readonly #answered = new Set<string>();
+  #last = '';
+
+  constructor(
+    dialect: Dialect,
+    handle: CallHandle,
+    context: SendContext,
+    support: RedeemSupport,
+    onStatus?: (status: CallStatus) => void,
+  ) {
+    if (!dialect.poll)
+      throw new NotSupportedError(dialect.name, { method: 'redeem', url: handle.url });
+    this.#dialect = dialect;
+    this.#poll = dialect.poll.bind(dialect);
+    this.#handle = handle;
+    this.#pending = { kind: handle.kind, id: handle.id };
+    this.#context = context;
+    this.#support = support;
+    this.#onStatus = onStatus;
+  }
+
+  /** The handle for a pending outcome the server just gave for `tool`. */
+  static handleFor(outcome: Pending, dialect: Dialect, url: string, tool: string): CallHandle {
+    const now = Date.now();
+    const { ttlMs } = outcome.handle;
+    return {
+      kind: outcome.handle.kind,
+      id: outcome.handle.id,
+      url,
+      dialect: dialect.name,
+      tool,
+      issuedAt: new Date(now).toISOString(),
+      expiresAt: ttlMs === undefined ? undefined : new Date(now + ttlMs).toISOString(),
+    };
+  }
+
+  get handle(): CallHandle {
+    return this.#handle;
+  }
+
+  /** Records the handle and tells the caller the call was deferred. */
+  async begin(): Promise<void> {
+    await this.#store('save', this.#handle);
+    this.#report({ state: 'pending', handle: this.#handle });
+  }
+
+  /**
+   * Polls until the work has an answer, waiting `first.retryAfterMs` before the first poll.
+   * `answer` runs a task's input requests through the handlers.
+   */
+  async wait(
+    first: Pending | undefined,
+    answer: (requests: Record<string, InputRequest>) => Promise<Record<string, JsonObject>>,
+  ): Promise<Outcome> {
+    const signal = this.#context.deadline.signal;
+    try {
+      if (first) await sleep(hint(first) ?? BACKOFF.minDelayMs, signal);
+      return await pRetry(
+        async () => {
+          const outcome = await this.#poll(this.#pending, this.#context);
+          if (outcome.kind !== 'pending') return outcome;
+          await this.#observe(outcome, answer);
+          throw new StillPending(outcome);
+        },
+        {
+          retries: Number.POSITIVE_INFINITY,
+          minTimeout: BACKOFF.minDelayMs,
+          maxTimeout: BACKOFF.maxDelayMs,
+          factor: 2,
+          randomize: true,
+          signal,
+          // The server's pace, when it gives one, replaces the backoff (and does not grow it).
+          shouldConsumeRetry: ({ error }) =>
+            !(error instanceof StillPending && hint(error.outcome) !== undefined),
+          shouldRetry: async ({ error }) => {
+            if (!(error instanceof StillPending)) return false;
+            const ms = hint(error.outcome);
+            if (ms !== undefined) await sleep(ms, signal);
+            return true;
+          },
+        },
+      );
+    } catch (error) {
+      throw await this.#interrupted(error);
+    }
+  }
+
+  /** The answer is in (or the work is definitely gone): the store forgets the handle. */
+  async end(failure?: McpError): Promise<void> {
+    if (failure) withHandle(failure, this.#handle);
+    await this.#store('delete', this.#handle);
+    this.#report({ state: 'done', handle: this.#handle });
+  }
+
+  /** A poll found the work alive: note what changed, and answer what the task asks. */
+  async #observe(
+    outcome: Pending,
+    answer: (requests: Record<string, InputRequest>) => Promise<Record<string, JsonObject>>,
+  ): Promise<void> {
+    if (this.#support.extendOnLife) this.#context.deadline.extend();
+    if (outcome.handle.id !== this.#pending.id) await this.#renew(outcome);
+    this.#report({
+      state: outcome.status ?? 'working',
+      handle: this.#handle,
+      message: outcome.message,
+    });
+    const fresh = Object.entries(outcome.requests ?? {}).filter(
+      ([key]) => !this.#answered.has(key),
+    );
+    if (fresh.length === 0 || !this.#dialect.provide) return;
+    const responses = await answer(Object.fromEntries(fresh));
+    await this.#dialect.provide(this.#pending, responses, this.#context);
+    for (const [key] of fresh) this.#answered.add(key);
+  }
+
+  /** An MCP-lite promise renewed under a new token: the new one replaces the old in the store. */
+  async #renew(outcome: Pending): Promise<void> {
+    const old = this.#handle;
+    this.#pending = outcome.handle;
+    this.#handle = {
+      ...Deferral.handleFor(outcome, this.#dialect, old.url, old.tool),
+      issuedAt: old.issuedAt,
+    };
+    await this.#store('delete', old);
+    await this.#store('save', this.#handle);
+  }
+
+  /**
+   * The wait stopped before an answer. The caller's abort cancels the work; a deadline, a closed
+   * client or a failed poll leave it running and its handle stored, to be redeemed later.
+   */
+  async #interrupted(error: unknown): Promise<unknown> {
+    if (!isMcpError(error)) return error;
+    if (error instanceof AbortedError) {
+      await this.#cancel();
+      await this.#store('delete', this.#handle);
+    }
+    return withHandle(error, this.#handle);
+  }
+
+  async #cancel(): Promise<void> {
+    if (!this.#dialect.cancel) return;
+    await this.#dialect.cancel(this.#pending, AbortSignal.timeout(CANCEL_GRACE_MS));
+  }
+
+  async #store(action: 'save' | 'delete', handle: CallHandle): Promise<void> {
+    try {
+      await this.#support.handles[action](handle);
+    } catch (error) {
+      this.#support.warn(asError(error));
+    }
+  }
+
+  #report(status: CallStatus): void {
+    const key = `${status.state} ${status.handle?.id ?? ''} ${status.message ?? ''}`;
+    if (key === this.#last) return;
+    this.#last = key;
+    this.#onStatus?.(status);
+  }
+}
+
+/** The server's pace for the next poll, if it gave a usable one. */
+function hint(outcome: Pending): number | undefined {
+  const ms = outcome.retryAfterMs;
+  return ms !== undefined && ms >= MIN_HINT_MS ? ms : undefined;
+}

@@ -1,0 +1,175 @@
+/**
+ * The official @modelcontextprotocol/sdk 1.x server with its experimental 2025-11-25 tasks: an
+ * independent implementation of task-augmented tools/call, tasks/get, tasks/result and
+ * tasks/cancel. One task store for every session, so a task outlives the client that started it.
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  InMemoryTaskMessageQueue,
+  InMemoryTaskStore,
+} from '@modelcontextprotocol/sdk/experimental/tasks';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { z } from 'zod';
+
+export interface SdkTaskServer extends AsyncDisposable {
+  url: string;
+  /** The JSON-RPC method of every POST, in arrival order. */
+  methods: string[];
+  close(): Promise<void>;
+}
+
+function buildServer(store: InMemoryTaskStore, timers: Set<NodeJS.Timeout>): McpServer {
+  const server = new McpServer(
+    { name: 'sdk-tasks', version: '1.0.0' },
+    {
+      capabilities: { tasks: { requests: { tools: { call: {} } }, cancel: {}, list: {} } },
+      taskStore: store,
+      taskMessageQueue: new InMemoryTaskMessageQueue(),
+    },
+  );
+  const later = (ms: number, work: () => Promise<void>) => {
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      void work();
+    }, ms);
+    timers.add(timer);
+  };
+  server.experimental.tasks.registerToolTask(
+    'delay',
+    { description: 'Waits, then answers', inputSchema: { ms: z.number() } },
+    {
+      async createTask({ ms }, extra) {
+        const task = await extra.taskStore.createTask({ ttl: 60_000, pollInterval: 50 });
+        later(ms, () =>
+          store.storeTaskResult(task.taskId, 'completed', {
+            content: [{ type: 'text', text: `waited ${ms} ms` }],
+          }),
+        );
+        return { task };
+      },
+      getTask: (_args, extra) => extra.taskStore.getTask(extra.taskId),
+      getTaskResult: (_args, extra) => extra.taskStore.getTaskResult(extra.taskId),
+    },
+  );
+  server.experimental.tasks.registerToolTask(
+    'maybe_delay',
+    {
+      description: 'Waits as a task when asked to, else answers at once',
+      inputSchema: { ms: z.number() },
+      execution: { taskSupport: 'optional' },
+    },
+    {
+      async createTask({ ms }, extra) {
+        const task = await extra.taskStore.createTask({ ttl: 60_000, pollInterval: 50 });
+        later(ms, () =>
+          store.storeTaskResult(task.taskId, 'completed', {
+            content: [{ type: 'text', text: `as a task after ${ms} ms` }],
+          }),
+        );
+        return { task };
+      },
+      getTask: (_args, extra) => extra.taskStore.getTask(extra.taskId),
+      getTaskResult: (_args, extra) => extra.taskStore.getTaskResult(extra.taskId),
+    },
+  );
+  server.experimental.tasks.registerToolTask(
+    'confirm_in_task',
+    { description: 'Asks the user inside the task' },
+    {
+      async createTask(extra) {
+        const task = await extra.taskStore.createTask({ ttl: 60_000, pollInterval: 50 });
+        void (async () => {
+          // The SDK marks a task input_required only for requests sent through the task's own
+          // context; this question is sent beside it, so the status is set here.
+          await store.updateTaskStatus(task.taskId, 'input_required');
+          let answer: { action: string; content?: Record<string, unknown> } | undefined;
+          const questions = server.server.experimental.tasks.elicitInputStream(
+            {
+              mode: 'form',
+              message: 'Proceed?',
+              requestedSchema: {
+                type: 'object',
+                properties: { proceed: { type: 'boolean' } },
+                required: ['proceed'],
+              },
+            },
+            // Queued for the task: the SDK delivers it on the stream of the client's tasks/result.
+            { relatedTask: { taskId: task.taskId } },
+          );
+          for await (const message of questions) {
+            if (message.type === 'result') answer = message.result;
+          }
+          const confirmed = answer?.action === 'accept' && answer.content?.['proceed'] === true;
+          await store.storeTaskResult(task.taskId, 'completed', {
+            content: [{ type: 'text', text: confirmed ? 'confirmed' : 'not confirmed' }],
+          });
+        })();
+        return { task };
+      },
+      getTask: (extra) => extra.taskStore.getTask(extra.taskId),
+      getTaskResult: (extra) => extra.taskStore.getTaskResult(extra.taskId),
+    },
+  );
+  return server;
+}
+
+async function readBody(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString('utf8');
+  return text ? JSON.parse(text) : undefined;
+}
+
+export async function startSdkTaskServer(): Promise<SdkTaskServer> {
+  const store = new InMemoryTaskStore();
+  const timers = new Set<NodeJS.Timeout>();
+  const sessions = new Map<string, StreamableHTTPServerTransport>();
+  const methods: string[] = [];
+  const closers: Array<() => Promise<void>> = [];
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const body = req.method === 'POST' ? await readBody(req) : undefined;
+    const method = (body as { method?: unknown } | undefined)?.method;
+    if (typeof method === 'string') methods.push(method);
+    const id = req.headers['mcp-session-id'];
+    let transport = typeof id === 'string' ? sessions.get(id) : undefined;
+    if (!transport) {
+      if (typeof id === 'string') {
+        res.writeHead(404).end();
+        return;
+      }
+      const server = buildServer(store, timers);
+      const created = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (sessionId) => void sessions.set(sessionId, created),
+      });
+      created.onclose = () => {
+        if (created.sessionId) sessions.delete(created.sessionId);
+      };
+      closers.push(() => server.close());
+      await server.connect(created);
+      transport = created;
+    }
+    await transport.handleRequest(req, res, body);
+  }
+
+  const http = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent) res.writeHead(500).end(String(error));
+    });
+  });
+  http.keepAliveTimeout = 1_000;
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  const { port } = http.address() as AddressInfo;
+  const close = async () => {
+    for (const timer of timers) clearTimeout(timer);
+    store.cleanup();
+    await Promise.all(closers.map((closer) => closer().catch(() => {})));
+    http.closeAllConnections();
+    await new Promise<void>((resolve) => http.close(() => resolve()));
+  };
+  return { url: `http://127.0.0.1:${port}/mcp`, methods, close, [Symbol.asyncDispose]: close };
+}
