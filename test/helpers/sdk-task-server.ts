@@ -12,6 +12,7 @@ import {
 } from '@modelcontextprotocol/sdk/experimental/tasks';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { CallToolResult, ElicitResult, Task } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 
 export interface SdkTaskServer extends AsyncDisposable {
@@ -20,6 +21,18 @@ export interface SdkTaskServer extends AsyncDisposable {
   methods: string[];
   close(): Promise<void>;
 }
+
+/** How each task tool reads its task back: from the store, as the SDK's examples do. */
+const reads = {
+  getTask: (_args: unknown, extra: TaskRequestExtra) => extra.taskStore.getTask(extra.taskId),
+  getTaskResult: async (_args: unknown, extra: TaskRequestExtra) =>
+    (await extra.taskStore.getTaskResult(extra.taskId)) as CallToolResult,
+};
+
+type TaskRequestExtra = {
+  taskId: string;
+  taskStore: { getTask(id: string): Promise<Task>; getTaskResult(id: string): Promise<unknown> };
+};
 
 function buildServer(store: InMemoryTaskStore, timers: Set<NodeJS.Timeout>): McpServer {
   const server = new McpServer(
@@ -50,8 +63,7 @@ function buildServer(store: InMemoryTaskStore, timers: Set<NodeJS.Timeout>): Mcp
         );
         return { task };
       },
-      getTask: (_args, extra) => extra.taskStore.getTask(extra.taskId),
-      getTaskResult: (_args, extra) => extra.taskStore.getTaskResult(extra.taskId),
+      ...reads,
     },
   );
   server.experimental.tasks.registerToolTask(
@@ -71,21 +83,20 @@ function buildServer(store: InMemoryTaskStore, timers: Set<NodeJS.Timeout>): Mcp
         );
         return { task };
       },
-      getTask: (_args, extra) => extra.taskStore.getTask(extra.taskId),
-      getTaskResult: (_args, extra) => extra.taskStore.getTaskResult(extra.taskId),
+      ...reads,
     },
   );
   server.experimental.tasks.registerToolTask(
     'confirm_in_task',
-    { description: 'Asks the user inside the task' },
+    { description: 'Asks the user inside the task', inputSchema: {} },
     {
-      async createTask(extra) {
+      async createTask(_args, extra) {
         const task = await extra.taskStore.createTask({ ttl: 60_000, pollInterval: 50 });
         void (async () => {
           // The SDK marks a task input_required only for requests sent through the task's own
           // context; this question is sent beside it, so the status is set here.
           await store.updateTaskStatus(task.taskId, 'input_required');
-          let answer: { action: string; content?: Record<string, unknown> } | undefined;
+          let answer: ElicitResult | undefined;
           const questions = server.server.experimental.tasks.elicitInputStream(
             {
               mode: 'form',
@@ -109,8 +120,7 @@ function buildServer(store: InMemoryTaskStore, timers: Set<NodeJS.Timeout>): Mcp
         })();
         return { task };
       },
-      getTask: (extra) => extra.taskStore.getTask(extra.taskId),
-      getTaskResult: (extra) => extra.taskStore.getTaskResult(extra.taskId),
+      ...reads,
     },
   );
   return server;
