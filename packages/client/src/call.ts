@@ -125,10 +125,11 @@ function deferredResult(
     handle.kind === 'promise'
       ? `The server is working on it: redeem promise token ${handle.id} to get the result`
       : 'The server accepted the call as a task and is working on it';
+  // A promise's wait is the server's estimate of completion; a task's is only its poll interval.
   const when =
-    outcome.retryAfterMs === undefined
-      ? ''
-      : ` (ready in about ${Math.ceil(outcome.retryAfterMs / 1000)} s)`;
+    handle.kind === 'promise' && outcome.retryAfterMs !== undefined
+      ? ` (ready in about ${Math.ceil(outcome.retryAfterMs / 1000)} s)`
+      : '';
   return {
     content: [{ type: 'text', text: `${what}${when}.` }],
     isError: false,

@@ -20,6 +20,7 @@ export {
   ClientClosedError,
   ContentTypeError,
   type ErrorContext,
+  HandleExpiredError,
   HandlerError,
   HeaderMismatchError,
   HttpStatusError,
