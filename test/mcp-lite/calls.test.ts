@@ -6,7 +6,6 @@ import {
   createMcpClient,
   InputRequiredError,
   JsonRpcError,
-  MalformedMessageError,
   MoreResourceRequiredError,
   NotSupportedError,
   ToolNotFoundError,
@@ -79,17 +78,49 @@ describe('response_type', () => {
     expect((await lite.client.callTool('transfer_funds', { amount: 5 })).isError).toBe(false);
   });
 
-  test('promise is a pending outcome; until redemption lands the call loop names the token', async () => {
+  test('promise is redeemed through the redeem tool until the answer is in', async () => {
     await using lite = await liteServer();
-    const error = await lite.client
-      .callTool('analyze_dataset', { dataset_id: 'large' })
-      .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(MalformedMessageError);
-    const token = /promise (prom_[0-9a-f]+)/.exec((error as Error).message)?.[1];
-    expect(token).toBeDefined();
-    // The token is the server's: redeeming it through the system tool gives the result.
-    const redeemed = await lite.client.callTool('redeem', { promise: token! });
+    const states: string[] = [];
+    const result = await lite.client.callTool(
+      'analyze_dataset',
+      { dataset_id: 'large', polls: 2 },
+      { onStatus: (status) => states.push(status.state) },
+    );
+    expect(result.structuredContent).toEqual([{ dataset_id: 'large', rows: 1000, outliers: 3 }]);
+    const calls = lite.server.log
+      .filter((entry) => entry.path.endsWith('/calltools'))
+      .map((entry) => (entry.body as { params: { name: string } }).params.name);
+    // The call, two redeems that still wait, and the one that gets the answer.
+    expect(calls).toEqual(['analyze_dataset', 'redeem', 'redeem', 'redeem']);
+    expect(states).toEqual(['pending', 'working', 'done']);
+  });
+
+  test('with autoRedeem off, a promise comes back with its token, for the model to redeem', async () => {
+    await using server = await startReferenceServer();
+    await using client = createMcpClient(server.urls.mcpLite, {
+      dialect: 'mcp-lite',
+      autoRedeem: false,
+      ...fast,
+    });
+    const result = await client.callTool('analyze_dataset', { dataset_id: 'large' });
+    const token = result.pending?.id;
+    expect(result.pending).toMatchObject({ kind: 'promise', dialect: 'mcp-lite' });
+    expect((result.content[0] as { text: string }).text).toContain(`redeem promise token ${token}`);
+    // The redeem tool is offered to models now, and it is the server's: it gives the result.
+    expect((await client.listTools({ forModel: true })).map((tool) => tool.name)).toContain(
+      'redeem',
+    );
+    const redeemed = await client.callTool('redeem', { promise: token! });
     expect(redeemed.structuredContent).toEqual([{ dataset_id: 'large', rows: 1000, outliers: 3 }]);
+  });
+
+  test('the redeem tool stays callable but is kept from models while the client redeems', async () => {
+    await using lite = await liteServer();
+    const all = (await lite.client.listTools()).map((tool) => tool.name);
+    const forModel = (await lite.client.listTools({ forModel: true })).map((tool) => tool.name);
+    expect(all).toContain('redeem');
+    expect(forModel).not.toContain('redeem');
+    expect(forModel).toEqual(all.filter((name) => name !== 'redeem'));
   });
 
   test('elicitation is an input outcome asking elicitation/create in form mode', async () => {

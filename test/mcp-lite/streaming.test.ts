@@ -4,11 +4,13 @@
  * server's error, `heartbeat` keeping the deadline alive.
  */
 import {
+  type ContentBlock,
   createMcpClient,
   JsonRpcError,
   type Progress,
   StreamTruncatedError,
   TimeoutError,
+  type ToolStreamEvent,
 } from '@toolwire/client';
 import { startReferenceServer } from '@toolwire/reference-server';
 import { HttpResponse, http } from 'msw';
@@ -114,4 +116,59 @@ test('unknown events are skipped; an error event that is not JSON-RPC keeps its 
     rpcCode: -32603,
     message: expect.stringContaining('disk full'),
   });
+});
+
+test('streamTool yields each partial as typed content, then the final result', async () => {
+  await using server = await startReferenceServer();
+  await using client = createMcpClient(server.urls.mcpLite, { dialect: 'mcp-lite' });
+  const heard: ContentBlock[][] = [];
+  const events: ToolStreamEvent[] = [];
+  for await (const event of client.streamTool(
+    'generate_report',
+    { topic: 'Q4' },
+    { onPartial: (content) => heard.push(content) },
+  )) {
+    events.push(event);
+  }
+  const partials = events.filter((event) => event.type === 'partial');
+  expect(partials.map((event) => event.content)).toEqual([
+    [{ type: 'text', text: 'Q4\n\nExecutive Summary' }],
+    [{ type: 'text', text: '\n\nRevenue for Q4 increased by 15%...' }],
+  ]);
+  // The caller's own callback hears the same parts.
+  expect(heard).toEqual(partials.map((event) => event.content));
+  const last = events.at(-1);
+  expect(last?.type).toBe('result');
+  expect(last?.type === 'result' && last.result.content).toEqual([
+    { type: 'text', text: 'Q4\n\nExecutive Summary\n\nRevenue for Q4 increased by 15%...' },
+  ]);
+});
+
+test('stopping a streamTool loop early aborts the call: nothing more is read', async () => {
+  await using server = await startReferenceServer();
+  await using client = createMcpClient(server.urls.mcpLite, { dialect: 'mcp-lite' });
+  let partials = 0;
+  // Five beats 100 ms apart stand between the first part and the second.
+  for await (const event of client.streamTool(
+    'generate_report',
+    { topic: 'Q4', beats: 5, beat_ms: 100 },
+    { onPartial: () => partials++ },
+  )) {
+    if (event.type === 'partial') break;
+  }
+  await new Promise((resolve) => setTimeout(resolve, 800));
+  expect(partials).toBe(1);
+});
+
+test('a streamTool call that fails ends the loop with the error', async () => {
+  await using server = await startReferenceServer();
+  await using client = createMcpClient(server.urls.mcpLite, { dialect: 'mcp-lite' });
+  const types: string[] = [];
+  const error = await (async () => {
+    for await (const event of client.streamTool('generate_report', { topic: 'Q4', fail: true })) {
+      types.push(event.type);
+    }
+  })().catch((caught: unknown) => caught);
+  expect(types).toEqual(['partial']);
+  expect(error).toBeInstanceOf(JsonRpcError);
 });

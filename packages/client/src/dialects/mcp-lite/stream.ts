@@ -69,11 +69,13 @@ export async function readStream(
         if (typeof partial === 'string') text += partial;
         else items.push(...added);
         partials += 1;
-        context.onPartial?.(contentOf(added));
-        context.onProgress?.({
-          progress: partials,
-          message: typeof partial === 'string' ? partial : undefined,
-        });
+        // A caller who takes the parts gets them whole; one who follows progress, a count.
+        if (context.onPartial) context.onPartial(contentOf(added));
+        else
+          context.onProgress?.({
+            progress: partials,
+            message: typeof partial === 'string' ? partial : undefined,
+          });
         break;
       }
       case 'done': {
