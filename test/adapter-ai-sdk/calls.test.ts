@@ -285,3 +285,21 @@ test('a call the client rejects (aborted before it starts) is a typed McpError f
   expect(outcome).toBeInstanceOf(AbortedError);
   expect(posts(server, 'tools/call')).toHaveLength(0);
 });
+
+test('an MCP-lite promise is redeemed inside execute, and the redeem tool is not offered to the model', async () => {
+  await using server = await startReferenceServer();
+  await using client = createMcpClient(server.urls.mcpLite, { dialect: 'mcp-lite' });
+  const tools = await mcpTools(client);
+  expect(Object.keys(tools)).not.toContain('redeem');
+  expect(Object.keys(tools)).toContain('analyze_dataset');
+  const model = new ScriptedModel([
+    { calls: [{ tool: 'analyze_dataset', input: { dataset_id: 'sales', polls: 1 } }] },
+    { text: 'analysed' },
+  ]);
+  await generateText({ model, tools, prompt: 'analyse', stopWhen: stepCountIs(3) });
+  const answer = { type: 'text', text: '{"dataset_id":"sales","rows":1000,"outliers":3}' };
+  expect(model.outputsSeen(2).get('call-1-1')).toMatchObject({
+    type: 'content',
+    value: expect.arrayContaining([answer]),
+  });
+});

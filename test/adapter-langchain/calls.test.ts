@@ -142,3 +142,13 @@ test('progress reaches onProgress and LangChain callbacks as mcp_progress events
   expect(events).toHaveLength(3);
   expect(events[2]).toMatchObject({ name: 'mcp_progress', data: { progress: 3, total: 3 } });
 });
+
+test('an MCP-lite promise is redeemed inside invoke, and the redeem tool is not offered', async () => {
+  await using server = await startReferenceServer();
+  await using client = createMcpClient(server.urls.mcpLite, { dialect: 'mcp-lite' });
+  const tools = await mcpStructuredTools(client);
+  expect(tools.map((tool) => tool.name)).not.toContain('redeem');
+  const analyse = tools.find((tool) => tool.name === 'analyze_dataset');
+  const output = await analyse?.invoke({ dataset_id: 'sales', polls: 1 });
+  expect(JSON.parse(String(output))).toEqual({ dataset_id: 'sales', rows: 1000, outliers: 3 });
+});

@@ -80,6 +80,7 @@ class LiveToolSet<SCHEMAS extends ToolSchemas, PREFIX extends string>
   ): Promise<McpTools<SCHEMAS, PREFIX>> {
     const signal = options.signal ?? this.#options.signal;
     const listing = await this.#client.listTools({
+      forModel: true,
       refresh: options.force === true,
       ...(signal ? { signal } : {}),
     });

@@ -16,7 +16,9 @@ export async function mcpStructuredTools(
   options: McpToolsOptions & Pick<RequestOptions, 'signal'> = {},
 ): Promise<McpStructuredTool[]> {
   const resolved = resolveOptions(options);
-  const listed = await client.listTools(options.signal ? { signal: options.signal } : {});
+  const listed = await client.listTools(
+    options.signal ? { signal: options.signal, forModel: true } : { forModel: true },
+  );
   const chosen = selectTools(listed, resolved);
   const server = resolved.serverName ?? client.serverInfo?.name ?? new URL(client.url).host;
   const names = assignNames(

@@ -107,6 +107,8 @@ export class McpClient implements AsyncDisposable {
   #dialect: Dialect | undefined;
   #connecting: Promise<Dialect> | undefined;
   readonly #cache = new ResultCache();
+  /** Each tool listing as models see it (`listTools({ forModel: true })`). */
+  readonly #forModel = new WeakMap<Tool[], Tool[]>();
   readonly #input: CallSupport;
   #closing: Promise<void> | undefined;
 
@@ -178,9 +180,14 @@ export class McpClient implements AsyncDisposable {
       },
       options.refresh,
     );
-    return options.forModel && this.#options.autoRedeem
-      ? tools.filter((tool) => !isRedeemTool(tool))
-      : tools;
+    if (!options.forModel || !this.#options.autoRedeem) return tools;
+    // The same listing gives the same array, as listTools itself does: callers compare them.
+    let shown = this.#forModel.get(tools);
+    if (!shown) {
+      shown = tools.some(isRedeemTool) ? tools.filter((tool) => !isRedeemTool(tool)) : tools;
+      this.#forModel.set(tools, shown);
+    }
+    return shown;
   }
 
   async callTool(
