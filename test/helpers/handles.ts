@@ -13,15 +13,18 @@ export function handles(): number {
 }
 
 /**
- * The count once it has stopped falling: sockets an earlier test closed are released a few
- * turns of the event loop later, and must not be counted in a baseline they would then leave.
+ * The count once it has stopped changing: sockets an earlier test closed are released a few
+ * turns of the event loop later, and short timers of the test runner's own live up to about
+ * 100 ms; either would sit in a baseline and hide a leak of the same size. Settled means the
+ * same count for 200 ms.
  */
 export async function settledHandles(): Promise<number> {
   let count = handles();
-  for (let turn = 0; turn < 50; turn++) {
+  let steady = 0;
+  for (let turn = 0; turn < 100 && steady < 10; turn++) {
     await new Promise((resolve) => setTimeout(resolve, 20));
     const now = handles();
-    if (now >= count) return count;
+    steady = now === count ? steady + 1 : 0;
     count = now;
   }
   return count;

@@ -10,7 +10,7 @@
  * 2024-11-05 HTTP+SSE transport, which toolwire does not speak.
  */
 import { gunzipSync } from 'node:zlib';
-import { createMcpClient, type LogMessage } from '@toolwire/client';
+import { type CallStatus, createMcpClient, type LogMessage } from '@toolwire/client';
 import { expect, test } from 'vitest';
 import { startEverythingServer } from '../helpers/everything-server.ts';
 import { handles, settledHandles } from '../helpers/handles.ts';
@@ -108,7 +108,7 @@ test('returns structured content that matches the declared outputSchema', async 
   });
 });
 
-test('returns failing tools, invalid arguments and a task-only tool as isError results', async () => {
+test('returns failing tools and invalid arguments as isError results', async () => {
   await using server = await startEverythingServer();
   await using client = createMcpClient(server.url);
   const failed = await client.callTool('get-resource-reference', {
@@ -122,14 +122,27 @@ test('returns failing tools, invalid arguments and a task-only tool as isError r
   const invalid = await client.callTool('echo', { message: 42 });
   expect(invalid.isError).toBe(true);
   expect(invalid.content[0]).toMatchObject({ text: expect.stringContaining('Input validation') });
+});
 
-  // A tool that must run as a 2025-11-25 task (execution.taskSupport: 'required'); toolwire does
-  // not create tasks yet, so the server refuses the plain call, as a tool error.
+test('runs a tool that requires a 2025-11-25 task as one, and waits for its result', async () => {
+  await using server = await startEverythingServer();
+  await using client = createMcpClient(server.url);
   const research = (await client.listTools()).find((t) => t.name === 'simulate-research-query');
   expect(research?.execution).toEqual({ taskSupport: 'required' });
-  const refused = await client.callTool('simulate-research-query', { topic: 'tides' });
-  expect(refused.isError).toBe(true);
-  expect(refused.content[0]).toMatchObject({ text: expect.stringContaining('task augmentation') });
+  const statuses: CallStatus[] = [];
+  const result = await client.callTool(
+    'simulate-research-query',
+    { topic: 'tides' },
+    { onStatus: (status) => statuses.push(status) },
+  );
+  expect(result.isError).toBe(false);
+  expect(result.content[0]).toMatchObject({
+    text: expect.stringContaining('Research Report: tides'),
+  });
+  // The server's own words on each stage reach the caller, between pending and done.
+  expect(statuses[0]).toMatchObject({ state: 'pending', handle: { kind: 'task' } });
+  expect(statuses.at(-1)?.state).toBe('done');
+  expect(statuses.some((status) => status.state === 'working' && status.message)).toBe(true);
 });
 
 test('reports the progress of a long-running operation', async () => {

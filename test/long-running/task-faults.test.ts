@@ -6,6 +6,7 @@
 import { inspect } from 'node:util';
 import {
   type CallHandle,
+  ClientClosedError,
   createMcpClient,
   HandleExpiredError,
   memoryHandleStore,
@@ -16,8 +17,10 @@ import {
 import { HttpResponse } from 'msw';
 import { expect, test } from 'vitest';
 import { startFaultServer } from '../helpers/fault-server.ts';
+import { handles, settledHandles } from '../helpers/handles.ts';
 import { modernServer } from '../helpers/modern-server.ts';
 import { metaOf } from '../helpers/rpc.ts';
+import { waitFor } from '../helpers/wait-for.ts';
 
 const TASK_ID = 'task-0123456789abcdef-secret';
 const options = () => ({ verdicts: memoryVerdictStore(), listen: false });
@@ -224,5 +227,25 @@ test('with autoRedeem off, a deferred call resolves at once with its handle, red
   expect(final.content).toEqual([{ type: 'text', text: 'finished' }]);
   expect(final.pending).toBeUndefined();
   expect(handles.list()).toEqual([]);
+  await server.close();
+});
+
+test('close() while a call waits on a task leaves no socket or timer behind, and the handle stored', async () => {
+  // This server keeps no timers of its own: what is left after close() would be the client's.
+  const { server } = await taskServer(() => task('working', { pollIntervalMs: 20 }));
+  const baseline = await settledHandles();
+  const store = memoryHandleStore();
+  const client = createMcpClient(server.url, { ...options(), handles: store });
+  let waiting = false;
+  const call = client
+    .callTool('long', {}, { onStatus: (status) => (waiting ||= status.state === 'working') })
+    .catch((caught: unknown) => caught);
+  await waitFor(() => waiting);
+  expect(handles()).toBeGreaterThan(baseline);
+  await client.close();
+  expect(await call).toBeInstanceOf(ClientClosedError);
+  expect(store.list()).toHaveLength(1);
+  await waitFor(() => handles() <= baseline);
+  expect(handles()).toBeLessThanOrEqual(baseline);
   await server.close();
 });
