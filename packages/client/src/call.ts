@@ -101,12 +101,9 @@ export async function runCall(
       case 'pending': {
         if (deferral) break;
         const handle = Deferral.handleFor(outcome, dialect, support.url, tool ?? '');
-        if (!support.autoRedeem || !dialect.poll) {
-          await support.handles.save(handle);
-          return deferredResult(outcome, handle);
-        }
         deferral = new Deferral(dialect, handle, context, support, context.onStatus);
         await deferral.begin();
+        if (!support.autoRedeem) return deferredResult(outcome, handle);
         break;
       }
     }

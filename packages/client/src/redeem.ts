@@ -60,11 +60,11 @@ class StillPending extends Error {
   }
 }
 
+/** One call's deferred work, from the moment the server defers it until its answer is in. */
 export class Deferral {
   #handle: CallHandle;
   #pending: PendingHandle;
   readonly #dialect: Dialect;
-  readonly #poll: NonNullable<Dialect['poll']>;
   readonly #context: SendContext;
   readonly #support: RedeemSupport;
   readonly #onStatus: ((status: CallStatus) => void) | undefined;
@@ -79,10 +79,7 @@ export class Deferral {
     support: RedeemSupport,
     onStatus?: (status: CallStatus) => void,
   ) {
-    if (!dialect.poll)
-      throw new NotSupportedError(dialect.name, { method: 'redeem', url: handle.url });
     this.#dialect = dialect;
-    this.#poll = dialect.poll.bind(dialect);
     this.#handle = handle;
     this.#pending = { kind: handle.kind, id: handle.id };
     this.#context = context;
@@ -105,10 +102,6 @@ export class Deferral {
     };
   }
 
-  get handle(): CallHandle {
-    return this.#handle;
-  }
-
   /** Records the handle and tells the caller the call was deferred. */
   async begin(): Promise<void> {
     await this.#store('save', this.#handle);
@@ -124,11 +117,14 @@ export class Deferral {
     answer: (requests: Record<string, InputRequest>) => Promise<Record<string, JsonObject>>,
   ): Promise<Outcome> {
     const signal = this.#context.deadline.signal;
+    const dialect = this.#dialect;
+    if (!dialect.poll) throw new NotSupportedError(dialect.name, { method: 'redeem' });
+    const poll = dialect.poll.bind(dialect);
     try {
       if (first) await sleep(hint(first) ?? BACKOFF.minDelayMs, signal);
       return await pRetry(
         async () => {
-          const outcome = await this.#poll(this.#pending, this.#context);
+          const outcome = await poll(this.#pending, this.#context);
           if (outcome.kind !== 'pending') return outcome;
           await this.#observe(outcome, answer);
           throw new StillPending(outcome);
