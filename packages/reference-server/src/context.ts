@@ -14,6 +14,7 @@ import { passesThreshold } from './logging.ts';
 import type { ListenerHub } from './modern/listen.ts';
 import type { InFlightRequests, Session, SessionStore } from './session.ts';
 import type { FixtureState } from './state.ts';
+import type { TaskStore } from './tasks/store.ts';
 import type { CancelledRequest } from './types.ts';
 
 /** Everything one server instance shares between its endpoints and requests. */
@@ -33,6 +34,8 @@ export interface ServerCore {
   readonly listeners: ListenerHub;
   /** Signs and checks `requestState` (MRTR); random per server, so state cannot be forged. */
   readonly stateKey: Buffer;
+  /** Every task of every session and era. */
+  readonly tasks: TaskStore;
 }
 
 /** Where messages about one request can go: an SSE stream of a POST, or an HTTP+SSE channel. */
@@ -77,6 +80,8 @@ export interface RequestContext {
   readonly modern: ModernRequest | undefined;
   /** The key that signs `requestState`. */
   readonly stateKey: Buffer;
+  /** The server's tasks. */
+  readonly tasks: TaskStore;
   /** Whether a log message at `level` may be sent for this request. */
   logAllows(level: LoggingLevel): boolean;
   /** Sends a message about this request: on its POST stream, else the GET stream. False if dropped. */
@@ -132,6 +137,7 @@ export function createContext(
     progressToken: progressTokenOf(request),
     modern,
     stateKey: core.stateKey,
+    tasks: core.tasks,
     logAllows(level) {
       // 2026-07-28 has no logging/setLevel: a request without a level in _meta asked for no logs.
       if (modern !== undefined) {

@@ -9,7 +9,9 @@ export type {
   CancelledRequest,
   FailReply,
   Faults,
+  LiteRedeem,
   ReceivedRequest,
   ReferenceServer,
   ReferenceServerOptions,
+  TaskRecord,
 } from './types.ts';

@@ -10,6 +10,8 @@ import {
   subscribe,
   unsubscribe,
 } from './resources.ts';
+import { TASKS_SINCE } from './tasks/call.ts';
+import { LEGACY_TASK_METHODS } from './tasks/methods.ts';
 import { callTool, listTools } from './tools.ts';
 
 /** `serverInfo.name` in the initialize result. */
@@ -63,6 +65,9 @@ export function initializeResult(version: string): JsonObject {
       prompts: { listChanged: true },
       logging: {},
       completions: {},
+      ...(version >= TASKS_SINCE
+        ? { tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } }
+        : {}),
     },
     serverInfo: { name: SERVER_NAME, version: SERVER_VERSION },
     instructions: INSTRUCTIONS,
@@ -94,6 +99,7 @@ const HANDLERS = new Map<string, Handler>([
   ['prompts/get', (params, ctx) => getPrompt(params, ctx.fixtures)],
   ['completion/complete', (params, ctx) => complete(params, ctx.fixtures)],
   ['logging/setLevel', setLevel],
+  ...LEGACY_TASK_METHODS,
 ]);
 
 /** Runs one request (other than initialize) and returns its result; errors are thrown as RpcError. */

@@ -15,6 +15,7 @@ import { OriginPolicy } from './origin-policy.ts';
 import { handlePost } from './post.ts';
 import { type EndpointKind, InFlightRequests, SessionStore } from './session.ts';
 import { FixtureState } from './state.ts';
+import { TaskStore } from './tasks/store.ts';
 import type {
   CancelledRequest,
   ReceivedRequest,
@@ -182,6 +183,7 @@ export async function startReferenceServer(
     dualEra: options.dualEra ?? false,
     listeners: new ListenerHub(options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS),
     stateKey: randomBytes(32),
+    tasks: new TaskStore(closing.signal),
   };
   const httpSse = new HttpSseTransport();
   const others: OtherDialects = { lite: new McpLiteEndpoint(), webtools: new WebtoolsEndpoint() };
@@ -238,6 +240,7 @@ export async function startReferenceServer(
           for (const session of sessions.all()) session.terminate();
           sessions.clear();
           core.statelessInFlight.abortAll();
+          core.tasks.clear();
           // The callback runs once the listener and every connection are gone.
           server.close(() => resolve());
           for (const socket of sockets) socket.destroy();
@@ -262,6 +265,8 @@ export async function startReferenceServer(
     faults,
     log,
     cancelled,
+    tasks: core.tasks.records,
+    liteRedeems: others.lite.redeems,
     close,
     [Symbol.asyncDispose]: close,
   };

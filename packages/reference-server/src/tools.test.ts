@@ -21,6 +21,10 @@ const ALL_TOOLS = [
   'sample',
   'list_roots',
   'survey',
+  'slow_task',
+  'task_required',
+  'task_needs_input',
+  'task_fails',
 ];
 
 async function listAllTools(client: TestClient): Promise<Array<Record<string, unknown>>> {

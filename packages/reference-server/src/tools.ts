@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ASKING_TOOLS } from './asking/tools.ts';
 import { CONFORMANCE_MRTR_TOOLS } from './conformance/mrtr-tools.ts';
 import { SCHEMA_TOOLS } from './conformance/schema-tools.ts';
+import { CONFORMANCE_TASK_TOOLS } from './conformance/task-tools.ts';
 import { CONFORMANCE_TOOLS } from './conformance/tools.ts';
 import { errorResult, text, textResult } from './content.ts';
 import type { RequestContext } from './context.ts';
@@ -12,6 +13,8 @@ import { ASK_NAME_TOOL } from './modern/tools.ts';
 import { pageResult, paginate } from './pagination.ts';
 import { COUNTER_URI, HELLO_TEXT, HELLO_URI } from './resources.ts';
 import { checkArguments } from './schema-check.ts';
+import { callTool as callMaybeAsTask, sessionHasTasks, type TaskSupport } from './tasks/call.ts';
+import { TASK_TOOLS } from './tasks/tools.ts';
 
 /** How long `ping_client` waits for the client's answer. */
 const PING_TIMEOUT_MS = 5000;
@@ -25,6 +28,8 @@ export interface ToolDefinition {
   readonly annotations?: JsonObject;
   /** `modern`: listed and callable only in 2026-07-28 (it answers with `input_required`). */
   readonly era?: 'modern';
+  /** How it runs as a task (2026-07-28 extension, 2025-11-25 core tasks), when it can. */
+  readonly task?: TaskSupport;
   run(args: JsonObject, ctx: RequestContext): JsonObject | Promise<JsonObject>;
 }
 
@@ -294,7 +299,7 @@ const TOOLS: readonly ToolDefinition[] = [
 
 function currentTools(ctx: RequestContext): readonly ToolDefinition[] {
   const conformance = ctx.fixtures.conformance
-    ? [...CONFORMANCE_TOOLS, ...CONFORMANCE_MRTR_TOOLS]
+    ? [...CONFORMANCE_TOOLS, ...CONFORMANCE_MRTR_TOOLS, ...CONFORMANCE_TASK_TOOLS]
     : [];
   // The scenario that judges schema preservation reads one page of tools/list: its tool leads.
   const all = [
@@ -302,6 +307,7 @@ function currentTools(ctx: RequestContext): readonly ToolDefinition[] {
     ...TOOLS,
     ...ASKING_TOOLS,
     ASK_NAME_TOOL,
+    ...TASK_TOOLS,
     ...conformance,
     ...(ctx.fixtures.bonusTool ? [BONUS_TOOL] : []),
   ];
@@ -309,7 +315,7 @@ function currentTools(ctx: RequestContext): readonly ToolDefinition[] {
   return ctx.modern === undefined ? all.filter((tool) => tool.era !== 'modern') : all;
 }
 
-function describe(tool: ToolDefinition): JsonObject {
+function describe(tool: ToolDefinition, ctx: RequestContext): JsonObject {
   const descriptor: JsonObject = {
     name: tool.name,
     description: tool.description,
@@ -317,6 +323,10 @@ function describe(tool: ToolDefinition): JsonObject {
   };
   if (tool.outputSchema !== undefined) descriptor['outputSchema'] = tool.outputSchema;
   if (tool.annotations !== undefined) descriptor['annotations'] = tool.annotations;
+  // Task support is news only to a client that has tasks: 2026-07-28, or a 2025-11-25 session.
+  if (tool.task !== undefined && (ctx.modern !== undefined || sessionHasTasks(ctx))) {
+    descriptor['execution'] = { taskSupport: tool.task.support };
+  }
   return descriptor;
 }
 
@@ -327,7 +337,7 @@ export function findTool(name: unknown, ctx: RequestContext): ToolDefinition | u
 
 /** `tools/list`: one page of tool descriptors. */
 export function listTools(params: JsonObject, ctx: RequestContext): JsonObject {
-  const tools = currentTools(ctx).map(describe);
+  const tools = currentTools(ctx).map((tool) => describe(tool, ctx));
   return pageResult('tools', paginate('tools', tools, params, ctx.fixtures.pageSize));
 }
 
@@ -345,5 +355,5 @@ export async function callTool(params: JsonObject, ctx: RequestContext): Promise
   if (tool === undefined) throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
   const problem = checkArguments(tool.inputSchema, args);
   if (problem !== undefined) return errorResult(`Invalid arguments for ${name}: ${problem}`);
-  return tool.run(args, ctx);
+  return callMaybeAsTask(tool, args, params, ctx);
 }

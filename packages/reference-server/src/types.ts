@@ -53,6 +53,30 @@ export interface CancelledRequest {
   reason?: string;
 }
 
+/** A task the server created (either era), as a test sees it. */
+export interface TaskRecord {
+  taskId: string;
+  tool: string;
+  /** `modern`: the 2026-07-28 tasks extension; `legacy`: 2025-11-25 tasks. */
+  era: 'modern' | 'legacy';
+  /** Every status the task went through, in order (`working` first). */
+  statuses: string[];
+  /** When each `tasks/get` about it arrived, in `Date.now()` milliseconds. */
+  polls: number[];
+  /** Whether a `tasks/cancel` for it arrived. */
+  cancelled: boolean;
+}
+
+/** An MCP-lite `redeem` call, as a test sees it. */
+export interface LiteRedeem {
+  /** The promise token it carried. */
+  token: string;
+  /** When it arrived, in `Date.now()` milliseconds. */
+  at: number;
+  /** The `estimated_completion` the server had announced for the token, in milliseconds. */
+  due: number | undefined;
+}
+
 /** The canned answer {@link Faults.failNext} gives instead of processing a POST. */
 export interface FailReply {
   /** HTTP status code to answer with. */
@@ -118,6 +142,10 @@ export interface ReferenceServer {
    * request whose client closed its response stream before the answer.
    */
   cancelled: CancelledRequest[];
+  /** Every task created, in order, with its statuses, polls and cancellation. */
+  tasks: TaskRecord[];
+  /** Every MCP-lite `redeem` call, in arrival order. */
+  liteRedeems: LiteRedeem[];
   /** Closes all connections (open SSE streams and idle keep-alive sockets too) and timers; idempotent. */
   close(): Promise<void>;
   /** Same as {@link ReferenceServer.close}, for `await using`. */

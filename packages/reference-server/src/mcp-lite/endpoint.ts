@@ -10,7 +10,7 @@ import type { ServerCore } from '../context.ts';
 import { accepts, header, sendEmpty, sendJson } from '../http-util.ts';
 import { ErrorCode, errorMessage, isObject, type JsonObject, RpcError } from '../jsonrpc.ts';
 import { parseJson, readBody } from '../post.ts';
-import type { ReceivedRequest } from '../types.ts';
+import type { LiteRedeem, ReceivedRequest } from '../types.ts';
 import { PromiseStore } from './promises.ts';
 import { callTool, type Reply, type StreamEvent, toolDefinitions } from './tools.ts';
 
@@ -64,6 +64,11 @@ export class McpLiteEndpoint {
       return;
     }
     await this.#call(core, req, res, parsed.value);
+  }
+
+  /** Every redeem, as tests observe it. */
+  get redeems(): LiteRedeem[] {
+    return this.#promises.redeems;
   }
 
   clear(): void {

@@ -78,15 +78,15 @@ const TOOLS: LiteTool[] = [
           'Invalid params: unknown or expired promise token',
         );
       }
-      if (outcome === 'wait') {
+      if ('due' in outcome && typeof outcome.due === 'number') {
         return result({
           _meta: meta('promise', {
             promise_token: String(args['promise']),
-            estimated_completion: soon(),
+            estimated_completion: new Date(outcome.due).toISOString(),
           }),
         });
       }
-      return result(outcome);
+      return result(outcome as JsonObject);
     },
   },
   {
@@ -138,16 +138,44 @@ const TOOLS: LiteTool[] = [
     },
     run: (args, promises) => {
       const polls = typeof args['polls'] === 'number' ? args['polls'] : 0;
-      const token = promises.issue(
-        {
-          content: [{ dataset_id: args['dataset_id'], rows: 1000, outliers: 3 }],
-          _meta: meta('answer'),
-        },
-        polls,
+      return promised(
+        promises.issue(
+          {
+            content: [{ dataset_id: args['dataset_id'], rows: 1000, outliers: 3 }],
+            _meta: meta('answer'),
+          },
+          { polls },
+        ),
       );
-      return result({
-        _meta: meta('promise', { promise_token: token, estimated_completion: soon() }),
-      });
+    },
+  },
+  {
+    definition: {
+      name: 'long_analysis',
+      '@type': 'analysis',
+      description:
+        'Analyses for `ms` milliseconds: answers with a promise due then, and "analysis: <text>" ' +
+        'when redeemed after it; the token expires after `ttlMs`',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          ms: { type: 'integer', minimum: 0, maximum: 600_000 },
+          ttlMs: { type: 'integer', minimum: 1, maximum: 3_600_000 },
+          text: { type: 'string' },
+        },
+      },
+    },
+    run: (args, promises) => {
+      const text = typeof args['text'] === 'string' ? args['text'] : 'ok';
+      return promised(
+        promises.issue(
+          { content: [{ type: 'text', text: `analysis: ${text}` }], _meta: meta('answer') },
+          {
+            readyInMs: typeof args['ms'] === 'number' ? args['ms'] : 300,
+            ttlMs: typeof args['ttlMs'] === 'number' ? args['ttlMs'] : 600_000,
+          },
+        ),
+      );
     },
   },
   {
@@ -331,6 +359,12 @@ export function callTool(params: unknown, promises: PromiseStore): Reply {
   return tool.run(args, promises);
 }
 
-function soon(): string {
-  return new Date(Date.now() + 50).toISOString();
+/** A promise answer for an issued token. */
+function promised(issued: { token: string; due: number }): Reply {
+  return result({
+    _meta: meta('promise', {
+      promise_token: issued.token,
+      estimated_completion: new Date(issued.due).toISOString(),
+    }),
+  });
 }

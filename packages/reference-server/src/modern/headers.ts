@@ -32,6 +32,10 @@ export function decodeHeaderValue(name: string, raw: string): string {
 function nameSource(method: string, params: JsonObject): { value: unknown } | undefined {
   if (method === 'tools/call' || method === 'prompts/get') return { value: params['name'] };
   if (method === 'resources/read') return { value: params['uri'] };
+  // The tasks extension routes by task (SEP-2663).
+  if (method === 'tasks/get' || method === 'tasks/update' || method === 'tasks/cancel') {
+    return { value: params['taskId'] };
+  }
   return undefined;
 }
 

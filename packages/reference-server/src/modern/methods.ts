@@ -11,6 +11,8 @@ import type { RequestContext } from '../context.ts';
 import { ErrorCode, isObject, type JsonObject, RpcError } from '../jsonrpc.ts';
 import { INSTRUCTIONS, SERVER_NAME, SERVER_VERSION } from '../protocol.ts';
 import { COUNTER_URI, listResources, listResourceTemplates, readResource } from '../resources.ts';
+import { TASKS_EXTENSION } from '../tasks/call.ts';
+import { MODERN_TASK_METHODS } from '../tasks/methods.ts';
 import { callTool, findTool, listTools } from '../tools.ts';
 import { META } from './envelope.ts';
 import { checkParamHeaders } from './headers.ts';
@@ -35,6 +37,7 @@ export const CAPABILITIES: JsonObject = {
   prompts: { listChanged: true },
   logging: {},
   completions: {},
+  extensions: { [TASKS_EXTENSION]: {} },
 };
 
 type Method = (params: JsonObject, ctx: RequestContext, req: IncomingMessage) => unknown;
@@ -81,6 +84,7 @@ export function modernMethods(supported: readonly string[]): ReadonlyMap<string,
     ['prompts/list', listModernPrompts],
     ['prompts/get', getModernPrompt],
     ['completion/complete', (params, ctx) => complete(params, ctx.fixtures)],
+    ...MODERN_TASK_METHODS,
   ]);
 }
 
