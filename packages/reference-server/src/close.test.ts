@@ -19,6 +19,21 @@ function noneAdded(now: Record<string, number>, before: Record<string, number>):
   return WATCHED.every((kind) => (now[kind] ?? 0) <= (before[kind] ?? 0));
 }
 
+/**
+ * The counts once they hold still for 200 ms: the test runner's own short timers (up to about
+ * 100 ms) would otherwise sit in the baseline and hide a leak of the same size.
+ */
+async function settledCounts(): Promise<Record<string, number>> {
+  let counts = countWatched();
+  for (let steady = 0, turn = 0; steady < 10 && turn < 100; turn++) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const now = countWatched();
+    steady = JSON.stringify(now) === JSON.stringify(counts) ? steady + 1 : 0;
+    counts = now;
+  }
+  return counts;
+}
+
 /** Observes a promise's outcome at once, so a rejection during close() is never unhandled. */
 function outcome(promise: Promise<unknown>): Promise<'fulfilled' | 'rejected'> {
   return promise.then(
@@ -30,8 +45,8 @@ function outcome(promise: Promise<unknown>): Promise<'fulfilled' | 'rejected'> {
 const slow = (id: number) => rpc(id, 'tools/call', { name: 'slow', arguments: { ms: 600000 } });
 
 describe('close', () => {
-  it('close() leaves no listener, sockets or timers behind, even with streams, waits and delays pending', async () => {
-    const before = countWatched();
+  it('close() leaves no listener, sockets or timers behind, even with streams, waits, tasks and delays pending', async () => {
+    const before = await settledCounts();
     const server = await startReferenceServer();
     const client = await TestClient.connect(server.url);
     const jsonClient = await TestClient.connect(server.urls.statefulJson);
@@ -48,6 +63,13 @@ describe('close', () => {
     // A stream whose connection was cut, still being fed by its request in the background.
     server.faults.cutStreamAfter(1);
     await new SseReader((await client.post(slow(4))).body).readAll();
+    // A task working in the background, and one waiting for the user.
+    await jsonClient.result('tools/call', {
+      name: 'slow_task',
+      arguments: { ms: 600000 },
+      task: {},
+    });
+    await jsonClient.result('tools/call', { name: 'task_needs_input', arguments: {}, task: {} });
     // A request held back by the delay fault.
     server.faults.delay(600000);
     const delayed = outcome(fetch(server.urls.stateless, { method: 'POST', body: '{}' }));

@@ -1,4 +1,5 @@
 /** The MCP-lite endpoint, checked against seed 000 (§3–4 and Appendix A) with plain fetch. */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ReferenceServer, startReferenceServer } from '../index.ts';
 import { SseReader } from '../testing/sse.ts';
@@ -93,6 +94,32 @@ describe('calls', () => {
       content: [{ dataset_id: 'd' }],
     });
     expect((await call('redeem', { promise: token })).error.code).toBe(-32602);
+  });
+
+  it('hands out promises due after a time, announces when, and forgets them after their TTL', async () => {
+    const before = Date.now();
+    const promise = (await call('long_analysis', { ms: 150, text: 'q4' })).result;
+    const token = promise._meta?.['promise_token'] as string;
+    const due = Date.parse(String(promise._meta?.['estimated_completion']));
+    expect(due).toBeGreaterThanOrEqual(before + 150);
+    const early = (await call('redeem', { promise: token })).result._meta;
+    expect(early).toMatchObject({ response_type: 'promise', promise_token: token });
+    expect(Date.parse(String(early?.['estimated_completion']))).toBe(due);
+    await sleep(Math.max(0, due - Date.now()) + 10);
+    expect((await call('redeem', { promise: token })).result).toMatchObject({
+      content: [{ type: 'text', text: 'analysis: q4' }],
+      _meta: { response_type: 'answer' },
+    });
+    const short = (await call('long_analysis', { ms: 1_000, ttlMs: 20 })).result;
+    await sleep(40);
+    const expired = await call('redeem', { promise: short._meta?.['promise_token'] });
+    expect(expired.error.code).toBe(-32602);
+    // Every redeem is on record with the completion that had been announced for its token.
+    expect(server.liteRedeems.slice(-3).map((redeem) => redeem.due)).toEqual([
+      due,
+      due,
+      expect.any(Number),
+    ]);
   });
 
   it('uses the JSON-RPC codes of §4.4', async () => {

@@ -19,15 +19,24 @@ export class CallStream {
   }
 
   /** POSTs tools/call and keeps its SSE answer open for reading. */
-  static async start(
+  static start(
     client: TestClient,
     name: string,
     args: Record<string, unknown> = {},
   ): Promise<CallStream> {
+    return CallStream.open(client, 'tools/call', { name, arguments: args });
+  }
+
+  /** POSTs any request and keeps its SSE answer open for reading. */
+  static async open(
+    client: TestClient,
+    method: string,
+    params: Record<string, unknown>,
+  ): Promise<CallStream> {
     const id = client.nextId();
-    const http = await client.post(rpc(id, 'tools/call', { name, arguments: args }));
+    const http = await client.post(rpc(id, method, params));
     if (!(http.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
-      throw new Error(`tools/call answered ${http.status} ${await http.text()}`);
+      throw new Error(`${method} answered ${http.status} ${await http.text()}`);
     }
     return new CallStream(client, new SseReader(http.body), id);
   }

@@ -41,6 +41,10 @@ export function modernHeaders(
   ) {
     headers['mcp-name'] = name;
   }
+  // The tasks extension routes by task.
+  if (method.startsWith('tasks/') && typeof params['taskId'] === 'string') {
+    headers['mcp-name'] = params['taskId'];
+  }
   return headers;
 }
 
