@@ -22,7 +22,8 @@ export const SERVER_VERSION = '0.1.0';
 export const INSTRUCTIONS =
   'Deterministic MCP reference server for tests. Tools: echo, add, bad_structure, progress, slow, ' +
   'fail, media, count, toggle_tool, ping_client, log, large, bump; tools that ask the client ' +
-  '(elicitation, sampling, roots): elicit, elicit_url, sample, list_roots, survey. ' +
+  '(elicitation, sampling, roots): elicit, elicit_url, sample, list_roots, survey; tools that ' +
+  'run as tasks: slow_task, task_required, task_needs_input, task_fails. ' +
   'Resources live under ref://, ' +
   'items follow the template ref://items/{id}; prompts: greet, summarize.';
 
