@@ -1,7 +1,7 @@
 /**
  * `npm start`: the main job, with no set-up. Starts the bundled reference server on a free
  * loopback port, connects with `createMcpClient(url)`, prints what was negotiated and the tools
- * the server offers, calls one with progress shown, and exits.
+ * the server offers, calls one with progress shown and one that runs as a task, and exits.
  */
 import { createMcpClient } from '@toolwire/client';
 import { startReferenceServer } from '@toolwire/reference-server';
@@ -30,4 +30,17 @@ const result = await client.callTool(
   },
 );
 for (const block of result.content)
+  if (block.type === 'text') console.log(`result     ${block.text}`);
+
+// A call the server takes on as a task: the client waits for it by itself.
+console.log('\ncalling slow_task { ms: 600 } as a task');
+const long = await client.callTool(
+  'slow_task',
+  { ms: 600, text: 'the long way round', pollIntervalMs: 150 },
+  {
+    task: true,
+    onStatus: ({ state, message }) => console.log(`  ${state}${message ? `: ${message}` : ''}`),
+  },
+);
+for (const block of long.content)
   if (block.type === 'text') console.log(`result     ${block.text}`);

@@ -12,9 +12,12 @@ test('npm start tours the reference server: revision, tools table, a call with p
     { cwd: root, timeout: 30_000 },
   );
   expect(stdout).toContain('protocol revision 2025-11-25');
-  expect(stdout).toMatch(/18 tools:\n(\s+\w+\s+.+\n){18}/);
+  expect(stdout).toMatch(/22 tools:\n(\s+\w+\s+.+\n){22}/);
   expect(stdout).toContain('5/5 step 5');
   expect(stdout).toContain('result     done after 5 steps');
+  expect(stdout).toMatch(
+    /as a task\n {2}pending\n( {2}working\n)*? {2}done\nresult {5}done: the long way round/,
+  );
 });
 
 test('examples/handlers.ts answers the survey the same way in a legacy session and at 2026-07-28', async () => {
