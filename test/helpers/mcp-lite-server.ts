@@ -68,8 +68,36 @@ function buildServer(): McpServer {
       return { content: [{ type: 'text', text: `done after ${args.steps} steps` }] };
     },
   });
-  // Elicitation and sampling (ctx.elicit, ctx.sample) need client capabilities toolwire does not
-  // declare yet, so no tool here uses them.
+  // Elicitation and sampling go to the client only with the session and client-request adapters
+  // (the stateful mode), and only when the client declared the capability.
+  server.tool('confirm', {
+    description: 'Asks the user to confirm (ctx.elicit)',
+    handler: async (_args, ctx) => {
+      if (!ctx.client.supports('elicitation')) throw new Error('elicitation not supported');
+      // A JSON Schema: mcp-lite 0.10's elicit does not pass zod through its schema adapter.
+      const answer = await ctx.elicit({
+        message: 'Delete the record?',
+        schema: {
+          type: 'object',
+          properties: { confirmed: { type: 'boolean' } },
+          required: ['confirmed'],
+        },
+      });
+      const yes = answer.action === 'accept' && answer.content?.['confirmed'] === true;
+      return { content: [{ type: 'text', text: yes ? 'deleted' : `kept (${answer.action})` }] };
+    },
+  });
+  server.tool('capital', {
+    description: "Asks the client's model (ctx.sample)",
+    handler: async (_args, ctx) => {
+      if (!ctx.client.supports('sampling')) throw new Error('sampling not supported');
+      const response = await ctx.sample({
+        prompt: 'What is the capital of France?',
+        maxTokens: 20,
+      });
+      return { content: [{ type: 'text', text: `sampled: ${JSON.stringify(response)}` }] };
+    },
+  });
   server.resource('lite://hello', { name: 'hello', mimeType: 'text/plain' }, async (uri: URL) => ({
     contents: [{ uri: uri.href, type: 'text', text: 'hello from mcp-lite' }],
   }));

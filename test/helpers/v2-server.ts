@@ -11,8 +11,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import {
+  acceptedContent,
   completable,
   createMcpHandler,
+  inputRequired,
+  inputResponse,
   McpServer,
   ResourceTemplate,
   WebStandardStreamableHTTPServerTransport,
@@ -87,6 +90,47 @@ function buildServer(): McpServer {
       return { content: [{ type: 'text', text: 'logged' }] };
     },
   );
+  // Asking the client at 2026-07-28 is multi-round-trip: input_required, then the same call
+  // again with the answers (the SDK's inputRequired builder and acceptedContent reader).
+  const confirmation = z.object({ confirm: z.boolean() });
+  server.registerTool(
+    'deploy',
+    { description: 'Deploys after the user confirms', inputSchema: z.object({ env: z.string() }) },
+    async ({ env }, ctx) => {
+      if (inputResponse(ctx.mcpReq.inputResponses, 'confirm').kind === 'missing') {
+        return inputRequired({
+          inputRequests: {
+            confirm: inputRequired.elicit({
+              message: `Deploy to ${env}?`,
+              requestedSchema: confirmation,
+            }),
+          },
+        });
+      }
+      const accepted = acceptedContent(ctx.mcpReq.inputResponses, 'confirm', confirmation);
+      return {
+        content: [
+          { type: 'text', text: accepted?.confirm ? `deployed to ${env}` : 'not deployed' },
+        ],
+      };
+    },
+  );
+  server.registerTool('capital', { description: "Asks the client's model" }, async (ctx) => {
+    const answer = inputResponse(ctx.mcpReq.inputResponses, 'capital');
+    if (answer.kind === 'missing') {
+      return inputRequired({
+        inputRequests: {
+          capital: inputRequired.createMessage({
+            messages: [
+              { role: 'user', content: { type: 'text', text: 'What is the capital of France?' } },
+            ],
+            maxTokens: 20,
+          }),
+        },
+      });
+    }
+    return { content: [{ type: 'text', text: `sampled: ${JSON.stringify(answer)}` }] };
+  });
   server.registerResource('hello', 'v2://hello', { mimeType: 'text/plain' }, async (uri) => ({
     contents: [{ uri: uri.href, text: 'hello from v2' }],
   }));

@@ -4,8 +4,8 @@
  * mcp-lite speaks 2025-06-18 and 2025-03-26 only, answers every request with SSE when the client
  * accepts it, and sends no log messages and no completions (it does not declare either).
  *
- * Its elicitation and sampling helpers (ctx.elicit, ctx.sample) need client capabilities that
- * toolwire does not declare yet, so no tool here uses them.
+ * Its elicitation and sampling helpers (ctx.elicit, ctx.sample) are answered by the client's
+ * handlers in test/handlers/independent-servers.test.ts.
  */
 import { createMcpClient, JsonRpcError, memoryVerdictStore, type Progress } from '@toolwire/client';
 import { describe, expect, test } from 'vitest';

@@ -6,8 +6,8 @@
  * handler (one server/discover before the first call) and 2025-11-25 with the stateful transport;
  * with `legacy: 'reject'` the server speaks 2026-07-28 only, and the client still gets there.
  *
- * Elicitation and sampling (ctx.mcpReq.elicitInput, requestSampling) need client capabilities
- * toolwire does not declare yet, so no tool here uses them.
+ * Its input_required rounds (elicitation and sampling built with `inputRequired`) are answered by
+ * the client's handlers in test/handlers/independent-servers.test.ts.
  */
 import {
   createMcpClient,

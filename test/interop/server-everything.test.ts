@@ -3,11 +3,13 @@
  * exercise every feature a client may meet, run from its own `streamableHttp` entry point in a
  * child process: stateful, SSE answers, event ids (and 2025-11-25 priming events) for resumption.
  *
- * Not covered: its tools for roots, elicitation and sampling (`get-roots-list`,
- * `trigger-elicitation-request`, `trigger-url-elicitation`, `trigger-sampling-request` and their
- * `-async` task variants) exist only for clients that declare those capabilities, which toolwire
- * does not yet; the test checks that they stay away. Its `sse` entry point is the deprecated
- * 2024-11-05 HTTP+SSE transport, which toolwire does not speak.
+ * Its tools for roots, elicitation and sampling (`get-roots-list`, `trigger-elicitation-request`,
+ * `trigger-url-elicitation`, `trigger-sampling-request`) exist only for clients that declare those
+ * capabilities: they are answered by the handlers in test/handlers/independent-servers.test.ts,
+ * and here, without handlers, the test checks that they stay away. Not covered: their `-async`
+ * variants, which ask the client to run the request as a task of its own (client-hosted tasks,
+ * which toolwire does not offer), and its `sse` entry point, the deprecated HTTP+SSE transport,
+ * which the client reaches only as a fallback (tested against the official 1.x server).
  */
 import { gunzipSync } from 'node:zlib';
 import { type CallStatus, createMcpClient, type LogMessage } from '@toolwire/client';
