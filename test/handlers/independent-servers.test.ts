@@ -1,7 +1,7 @@
 /**
  * One set of handlers against the independent servers that ask the client something, each its
  * own way: fiberplane's mcp-lite (`ctx.elicit`, `ctx.sample`, on the call's stream through its
- * session and client-request adapters), the official v2 server at 2026-07-28 (`input_required`
+ * session and client-request adapters), fastmcp (`context.elicit`), the official v2 server at 2026-07-28 (`input_required`
  * built with `inputRequired`), and server-everything (its elicitation, URL elicitation, sampling
  * and roots tools, registered only for a client that declares those capabilities).
  */
@@ -14,6 +14,7 @@ import {
 } from '@toolwire/client';
 import { describe, expect, test } from 'vitest';
 import { startEverythingServer } from '../helpers/everything-server.ts';
+import { startFastMcpServer } from '../helpers/fastmcp-server.ts';
 import { startMcpLiteServer } from '../helpers/mcp-lite-server.ts';
 import { startV2Server } from '../helpers/v2-server.ts';
 
@@ -103,6 +104,20 @@ describe('the official v2 server at 2026-07-28 (input_required)', () => {
     expect(result).toContain('Paris');
     expect(result).toContain('test-model');
     expect(sampled).toHaveLength(1);
+  });
+});
+
+describe('fastmcp (httpStream, stateful)', () => {
+  test('context.elicit is answered by onElicitation, accepted and declined', async () => {
+    await using server = await startFastMcpServer('stateful');
+    const yes = handlers();
+    // fastmcp sends its questions on the GET stream, not the call's: the client must listen.
+    await using client = createMcpClient(server.url, { ...yes.options, listen: true });
+    expect(text(await client.callTool('confirm'))).toBe('shipped');
+    expect(yes.asked[0]).toMatchObject({ mode: 'form', message: 'Ship it?' });
+    const no = handlers('decline');
+    await using other = createMcpClient(server.url, { ...no.options, listen: true });
+    expect(text(await other.callTool('confirm'))).toBe('not shipped (decline)');
   });
 });
 

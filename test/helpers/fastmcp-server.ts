@@ -106,7 +106,23 @@ function buildServer(logged: string[]): FastMCP {
       return 'logged';
     },
   });
-  // Elicitation (context.elicit) needs a client capability toolwire does not declare yet.
+  server.addTool({
+    name: 'confirm',
+    description: 'Asks the user to confirm (context.elicit)',
+    execute: async (_args, { elicit }) => {
+      const answer = await elicit({
+        message: 'Ship it?',
+        requestedSchema: {
+          type: 'object',
+          properties: { ship: { type: 'boolean' } },
+          required: ['ship'],
+        },
+      });
+      return answer.action === 'accept' && answer.content?.['ship'] === true
+        ? 'shipped'
+        : `not shipped (${answer.action})`;
+    },
+  });
   server.addResource({
     uri: 'fast://hello',
     name: 'hello',
