@@ -60,6 +60,8 @@ describe.each(['stateless', 'stateful'] as const)('mcp-lite (%s)', (mode) => {
     const tools = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual([
       'add',
+      'capital',
+      'confirm',
       'echo',
       'fail',
       'image',

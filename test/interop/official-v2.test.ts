@@ -31,6 +31,8 @@ describe.each(['dual-era', 'stateful'] as const)('official v2 server (%s)', (mod
     expect(client.serverCapabilities).toMatchObject({ logging: {}, completions: {} });
     expect(tools.map((tool) => tool.name).sort()).toEqual([
       'add',
+      'capital',
+      'deploy',
       'echo',
       'fail',
       'image',
