@@ -1,7 +1,7 @@
 /**
  * Each client's id, the driver file that speaks to it, the path it is measured on, and the
  * modules a program imports to use it (for the import-time figure). `baseline` names the raw
- * undici floor its ratios are taken against.
+ * undici floor its ratios are taken against; for an adapter, the client it wraps.
  */
 import { LEGACY_PATH, MODERN_PATH } from './protocol.ts';
 
@@ -14,6 +14,8 @@ export interface ClientEntry {
   modules: readonly string[];
   /** A workspace package: its import is timed from dist/ and from its TypeScript sources. */
   fromSources?: boolean;
+  /** A framework adapter: only its per-call cost is measured, against the client it wraps. */
+  adapter?: boolean;
 }
 
 export const CLIENTS: readonly ClientEntry[] = [
@@ -78,3 +80,49 @@ export const CLIENTS: readonly ClientEntry[] = [
     modules: [],
   },
 ];
+
+/**
+ * The framework adapters, each measured against the client it wraps (its `baseline`): what one
+ * tool call costs through the tool set a framework is handed, beyond the bare `callTool`.
+ */
+export const ADAPTERS: readonly ClientEntry[] = [
+  {
+    id: 'toolwire-ai-sdk',
+    label: '@toolwire/ai-sdk tool set',
+    driver: 'toolwire-ai-sdk',
+    path: LEGACY_PATH,
+    baseline: 'toolwire',
+    modules: [],
+    adapter: true,
+  },
+  {
+    id: 'ai-sdk-tools',
+    label: '@ai-sdk/mcp tool set',
+    driver: 'ai-sdk-tools',
+    path: LEGACY_PATH,
+    baseline: 'ai-sdk',
+    modules: [],
+    adapter: true,
+  },
+  {
+    id: 'toolwire-langchain',
+    label: '@toolwire/langchain tools',
+    driver: 'toolwire-langchain',
+    path: LEGACY_PATH,
+    baseline: 'toolwire',
+    modules: [],
+    adapter: true,
+  },
+  {
+    id: 'langchain-adapters',
+    label: '@langchain/mcp-adapters tools',
+    driver: 'langchain-adapters',
+    path: LEGACY_PATH,
+    baseline: 'sdk1',
+    modules: [],
+    adapter: true,
+  },
+];
+
+/** Everything a round runs, each in its own process. */
+export const ENTRIES: readonly ClientEntry[] = [...CLIENTS, ...ADAPTERS];

@@ -9,12 +9,12 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { Driver } from './drivers/driver.ts';
 import { load } from './measure.ts';
-import { CLIENTS } from './modules.ts';
+import { ENTRIES } from './modules.ts';
 import { NOTIFY_COUNT, STREAM_SIZES, TOOLS } from './protocol.ts';
 
 const [id = 'toolwire', kind = 'json', concurrencyText = '32', secondsText = '5'] =
   process.argv.slice(2);
-const entry = CLIENTS.find((client) => client.id === id);
+const entry = ENTRIES.find((client) => client.id === id);
 if (!entry) throw new Error(`unknown client ${id}`);
 const server = spawn(process.execPath, [fileURLToPath(new URL('./server.ts', import.meta.url))], {
   stdio: ['pipe', 'pipe', 'inherit'],

@@ -4,7 +4,7 @@
  * cancels out of the ratio).
  */
 
-import { CLIENTS } from './modules.ts';
+import { ADAPTERS, CLIENTS, type ClientEntry } from './modules.ts';
 import { NOTIFY_COUNT } from './protocol.ts';
 import { median, range } from './stats.ts';
 import type { WorkerResult } from './worker.ts';
@@ -51,12 +51,16 @@ function cell(
   return `${fmt(median(values), digits)} (${fmt(low, digits)}–${fmt(high, digits)})${ratio}`;
 }
 
-function table(rounds: RoundResults[], columns: [string, Pick, number][]): string {
+function table(
+  rounds: RoundResults[],
+  columns: [string, Pick, number][],
+  entries: readonly ClientEntry[] = CLIENTS,
+): string {
   const lines = [
     `| client | ${columns.map(([name]) => name).join(' | ')} |`,
     `| --- | ${columns.map(() => '---').join(' | ')} |`,
   ];
-  for (const client of CLIENTS) {
+  for (const client of entries) {
     if (!rounds.some((round) => round.results.has(client.id))) continue;
     const cells = columns.map(([, pick, digits]) =>
       cell(rounds, client.id, client.baseline, pick, digits),
@@ -146,6 +150,27 @@ export function markdown(header: string[], rounds: RoundResults[]): string {
       ['import, TS sources (ms)', (r, round) => round.importSourceMs.get(r.client), 1],
       ['heap growth per 1,000 calls (B)', heapPick, 0],
     ]),
+    '',
+    '## Adapters: one tool call through the tool set a framework is handed',
+    '',
+    'What the framework does per call, minus the model: the AI SDK validates the input, runs',
+    '`execute` and `toModelOutput`; a LangChain agent `invoke`s the tool with a tool call. Here the',
+    'ratio is to the client the adapter wraps, in the same round (toolwire for the toolwire',
+    'adapters, @ai-sdk/mcp for its tool set, the official 1.x client for @langchain/mcp-adapters):',
+    'CPU ×1.10 means the adapter adds 10% to a call.',
+    '',
+    table(
+      rounds,
+      [
+        ...perScenario('callsPerSec', 1, 0, ['JSON c1', 'JSON c32']).map(
+          ([name, pick, digits]): [string, Pick, number] => [`calls/s ${name}`, pick, digits],
+        ),
+        ...perScenario('cpuUsPerCall', 1, 1, ['JSON c1', 'JSON c32']).map(
+          ([name, pick, digits]): [string, Pick, number] => [`CPU µs ${name}`, pick, digits],
+        ),
+      ],
+      ADAPTERS,
+    ),
     '',
     '## What the server saw per connect, and handles left after close() (last round)',
     '',

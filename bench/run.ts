@@ -10,7 +10,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { CLIENTS } from './modules.ts';
+import { ENTRIES } from './modules.ts';
 import { markdown, type RoundResults } from './report.ts';
 import type { WorkerResult } from './worker.ts';
 
@@ -82,7 +82,7 @@ async function main(): Promise<void> {
   const { port } = await startServer();
   const rounds: RoundResults[] = [];
   for (let round = 0; round < ROUNDS; round++) {
-    const order = CLIENTS.map((_, i) => CLIENTS[(i + round) % CLIENTS.length]!);
+    const order = ENTRIES.map((_, i) => ENTRIES[(i + round) % ENTRIES.length]!);
     const results = new Map<string, WorkerResult>();
     const importMs = new Map<string, number>();
     const importSourceMs = new Map<string, number>();

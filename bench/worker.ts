@@ -8,7 +8,7 @@
 import { request } from 'node:http';
 import type { Driver } from './drivers/driver.ts';
 import { heapGrowth, type LoadFigures, load, parseRate } from './measure.ts';
-import { CLIENTS } from './modules.ts';
+import { ENTRIES } from './modules.ts';
 import { NOTIFY_COUNT, STATS_PATH, STREAM_SIZES, TCP_CONNECTION, TOOLS } from './protocol.ts';
 import { median } from './stats.ts';
 
@@ -26,7 +26,7 @@ export interface WorkerResult {
 
 const [id, portText] = process.argv.slice(2);
 const quick = process.argv.includes('--quick');
-const entry = CLIENTS.find((client) => client.id === id);
+const entry = ENTRIES.find((client) => client.id === id);
 if (!entry || !portText) throw new Error('usage: worker.ts <client-id> <port> [--quick]');
 const origin = `http://127.0.0.1:${portText}`;
 const url = `${origin}${entry.path}`;
@@ -58,7 +58,8 @@ const { default: driver } = (await import(`./drivers/${entry.driver}.ts`)) as { 
 
 const connectTimes: number[] = [];
 let breakdown: Record<string, number> = {};
-for (let i = 0; i < SIZES.connects; i++) {
+// An adapter's connect is its client's plus a tool listing: only its calls are measured.
+for (let i = 0; i < (entry.adapter ? 0 : SIZES.connects); i++) {
   await serverCounts();
   const t0 = performance.now();
   const session = await driver.connect(url);
@@ -74,30 +75,38 @@ for (let i = 0; i < SIZES.connects; i++) {
 
 // Heap growth first, on its own client: the load scenarios leave garbage (latency arrays, GC
 // profiles, megabyte strings) whose collection would show up as a negative growth.
-const heapSession = await driver.connect(url);
-const heapPer1000 = await heapGrowth(heapSession, TOOLS.json, SIZES.heap);
-await heapSession.close();
+let heapPer1000 = Number.NaN;
+if (!entry.adapter) {
+  const heapSession = await driver.connect(url);
+  heapPer1000 = await heapGrowth(heapSession, TOOLS.json, SIZES.heap);
+  await heapSession.close();
+}
 
 const session = await driver.connect(url);
 const figures: Record<string, LoadFigures> = {};
-for (const [kind, tool] of [
-  ['JSON', TOOLS.json],
-  ['SSE', TOOLS.sse],
-] as const) {
+// An adapter adds the same work to every call, whatever the answer's shape: JSON is enough.
+for (const [kind, tool] of entry.adapter
+  ? ([['JSON', TOOLS.json]] as const)
+  : ([
+      ['JSON', TOOLS.json],
+      ['SSE', TOOLS.sse],
+    ] as const)) {
   for (const concurrency of [1, 32]) {
     figures[`${kind} c${concurrency}`] = await load(session, tool, concurrency, SIZES.load);
   }
 }
-// Notifications before the result: each client decodes and dispatches them the way it does
-// with a log message nobody listens to.
-for (const concurrency of [1, 32]) {
-  figures[`notify c${concurrency}`] = await load(session, TOOLS.notify, concurrency, SIZES.load, {
-    n: NOTIFY_COUNT,
-  });
-}
 const parseMBps: Record<string, number> = {};
-for (const { label, k, s } of STREAM_SIZES) {
-  parseMBps[label] = await parseRate(session, TOOLS.stream, k, s, SIZES.parse);
+if (!entry.adapter) {
+  // Notifications before the result: each client decodes and dispatches them the way it does
+  // with a log message nobody listens to.
+  for (const concurrency of [1, 32]) {
+    figures[`notify c${concurrency}`] = await load(session, TOOLS.notify, concurrency, SIZES.load, {
+      n: NOTIFY_COUNT,
+    });
+  }
+  for (const { label, k, s } of STREAM_SIZES) {
+    parseMBps[label] = await parseRate(session, TOOLS.stream, k, s, SIZES.parse);
+  }
 }
 await session.close();
 
@@ -111,7 +120,7 @@ for (const kind of resourcesBefore) {
 
 const result: WorkerResult = {
   client: entry.id,
-  connectMs: median(connectTimes),
+  connectMs: connectTimes.length ? median(connectTimes) : Number.NaN,
   connectRequests: Object.entries(breakdown)
     .filter(([key]) => key !== TCP_CONNECTION)
     .reduce((sum, [, n]) => sum + n, 0),

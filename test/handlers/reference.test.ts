@@ -290,16 +290,6 @@ describe('2026-07-28 rounds', () => {
     const result = await client.callTool('elicit_url', {});
     expect(result.structuredContent).toEqual({ action: 'decline' });
   });
-
-  test('a result that needed input is not cached', async () => {
-    await using client = connect(modern(), { onElicitation: () => accept({ name: 'Ada' }) });
-    await client.callTool('elicit', { message: 'x' });
-    await client.callTool('elicit', { message: 'x' });
-    // Two calls, two rounds each: nothing was answered from memory.
-    expect(
-      callsOf('elicit').filter((call) => call.params['arguments'] !== undefined).length,
-    ).toBeGreaterThanOrEqual(4);
-  });
 });
 
 describe('2025-11-25 URL elicitation', () => {

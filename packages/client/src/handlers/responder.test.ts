@@ -98,6 +98,12 @@ describe('elicitation', () => {
     expect(!answer.ok && answer.reply.code).toBe(-32602);
   });
 
+  it('without onElicitation an elicitation is method-not-found, as the README says', async () => {
+    const answer = await responder({}).answer(form({ name: { type: 'string' } }), live);
+    expect(!answer.ok && answer.error).toBeInstanceOf(InputRequiredError);
+    expect(!answer.ok && answer.reply.code).toBe(-32601);
+  });
+
   it('a mode not declared is -32602 and names what to register', async () => {
     const answer = await responder({
       onElicitation: () => ({ action: 'accept' }),

@@ -223,13 +223,17 @@ function malformed(problem: string, context: { tool?: string | undefined }): Mcp
   });
 }
 
+/** The options that answer a whole kind of request. */
+const WHOLE_HANDLERS: ReadonlySet<string> = new Set(['onElicitation', 'onSampling', 'roots']);
+
 /** The JSON-RPC error the spec has a client send when it cannot answer `question`. */
 function replyFor(question: Question, error: McpError): { code: number; message: string } {
   if (error instanceof InputRequiredError) {
     // An elicitation mode or a sampling feature the client did not declare is "invalid params";
-    // a kind of request the client does not take at all is "method not found".
+    // a kind of request it does not take at all (no handler for it, or none exists) is "method
+    // not found".
     const partly =
-      question.method === 'elicitation/create' || error.requests.some((r) => r.endsWith('(tools)'));
+      error.handlers.length > 0 && error.handlers.every((name) => !WHOLE_HANDLERS.has(name));
     return {
       code: partly ? RpcCode.invalidParams : RpcCode.methodNotFound,
       message: error.message,

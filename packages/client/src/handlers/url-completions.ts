@@ -22,20 +22,29 @@ export class UrlCompletions {
     return this.#done.has(elicitationId);
   }
 
-  /** Resolves once every id in `ids` is complete, or after `ms`; rejects when `signal` fires. */
+  /**
+   * Resolves once every id in `ids` is complete, or after `ms`; rejects when `signal` fires. A
+   * completion wakes one wait only: a server that asks again about a finished id (or names no
+   * id at all) is asked again after the pause, never at once.
+   */
   async wait(ids: readonly string[], ms: number, signal: AbortSignal): Promise<void> {
-    if (ids.every((id) => this.#done.has(id))) return;
-    const pause = new AbortController();
-    const wake = () => {
-      if (ids.every((id) => this.#done.has(id))) pause.abort();
-    };
-    this.#wakers.add(wake);
+    const complete = () => ids.length > 0 && ids.every((id) => this.#done.has(id));
     try {
-      await sleep(ms, AbortSignal.any([signal, pause.signal]));
-    } catch (error) {
-      if (signal.aborted) throw error;
+      if (complete()) return;
+      const pause = new AbortController();
+      const wake = () => {
+        if (complete()) pause.abort();
+      };
+      this.#wakers.add(wake);
+      try {
+        await sleep(ms, AbortSignal.any([signal, pause.signal]));
+      } catch (error) {
+        if (signal.aborted) throw error;
+      } finally {
+        this.#wakers.delete(wake);
+      }
     } finally {
-      this.#wakers.delete(wake);
+      for (const id of ids) this.#done.delete(id);
     }
   }
 }

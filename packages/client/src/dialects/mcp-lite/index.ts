@@ -217,6 +217,13 @@ export class McpLiteDialect implements Dialect {
         { idempotent: operation.idempotent, deadline: context.deadline },
       );
       this.#endpoints.calledAt(url);
+      // The next round's answers go on top of this round's arguments, so none is lost.
+      if (outcome.kind === 'input') {
+        outcome.retry = (responses) => ({
+          ...operation,
+          params: { ...params, inputResponses: responses },
+        });
+      }
       return outcome;
     };
     const urls = this.#endpoints.calls;

@@ -59,7 +59,8 @@ export async function readStream(
       case 'message': {
         const data = parse(event.data, where);
         if (context.extendOnLife) deadline.extend();
-        const partial = isObject(data) ? data['partial'] : data;
+        // `{"partial": ...}` as the seed writes it; any other value is the part itself.
+        const partial = isObject(data) && 'partial' in data ? data['partial'] : data;
         const added: unknown[] =
           typeof partial === 'string'
             ? [partial]
