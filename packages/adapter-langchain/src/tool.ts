@@ -131,15 +131,21 @@ export class McpStructuredTool extends StructuredTool<JSONSchema, unknown, unkno
           .catch(() => {});
       };
     }
-    // Inside LangChain's context, so that what runs during the call (an elicitation handler
-    // calling LangGraph's interrupt(), say) finds this run's config.
-    const child = runManager ? patchConfig(config, { callbacks: runManager.getChild() }) : config;
+    const send = () => this.#client.callTool(this.definition.name, call.arguments, callOptions);
+    // What runs during the call (an elicitation handler calling LangGraph's interrupt(), say)
+    // finds the caller's context as it is. Under a tracer it runs in this tool run's context
+    // instead, so a model a handler invokes is traced as the tool's child; without one, entering
+    // a context would only cost a root run tree per call (a tenth of a call's CPU).
+    const traced = runManager?.handlers.some((handler) => handler.name === 'langchain_tracer');
     let result: CallToolResult;
     try {
-      result = await AsyncLocalStorageProviderSingleton.runWithConfig(
-        pickRunnableConfigKeys(child),
-        () => this.#client.callTool(this.definition.name, call.arguments, callOptions),
-      );
+      result =
+        runManager && traced
+          ? await AsyncLocalStorageProviderSingleton.runWithConfig(
+              pickRunnableConfigKeys(patchConfig(config, { callbacks: runManager.getChild() })),
+              send,
+            )
+          : await send();
     } catch (error) {
       // A LangGraph interrupt raised by a handler must reach the graph as itself, not wrapped.
       throw bubbleUp(error) ?? error;
