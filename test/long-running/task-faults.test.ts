@@ -9,6 +9,7 @@ import {
   ClientClosedError,
   createMcpClient,
   HandleExpiredError,
+  JsonRpcError,
   memoryHandleStore,
   memoryVerdictStore,
   TaskCancelledError,
@@ -170,6 +171,20 @@ test('a task the server no longer knows is a HandleExpiredError that carries the
   expect(JSON.stringify(error)).not.toContain(TASK_ID);
   // The server has said the last word on it: the store forgets it.
   expect(handles.list()).toEqual([]);
+  await server.close();
+});
+
+test('a poll that fails for another reason leaves the handle stored, on the error, for later', async () => {
+  const { server } = await taskServer(() => ({
+    error: { code: -32603, message: 'database busy' },
+  }));
+  const handles = memoryHandleStore();
+  await using client = createMcpClient(server.url, { ...options(), handles });
+  const error = await client.callTool('long').catch((caught: unknown) => caught);
+  expect(error).toBeInstanceOf(JsonRpcError);
+  expect((error as JsonRpcError).rpcCode).toBe(-32603);
+  expect((error as JsonRpcError).handle).toMatchObject({ kind: 'task', id: TASK_ID });
+  expect(handles.list()).toEqual([(error as JsonRpcError).handle]);
   await server.close();
 });
 

@@ -80,11 +80,7 @@ export async function runCall(
         if (asking.asked && !deferral) context.onStatus?.({ state: 'done' });
         return outcome.result;
       case 'failure':
-        if (deferral) {
-          // The server's definite word on deferred work (failed, cancelled, expired) ends it.
-          await deferral.end(outcome.error);
-          throw outcome.error;
-        }
+        if (deferral) throw await deferral.fail(outcome.error);
         if (!(outcome.error instanceof UrlElicitationRequiredError)) throw outcome.error;
         await asking.finishUrlElicitations(outcome.error);
         next = adapted;
@@ -93,7 +89,8 @@ export async function runCall(
         context.onStatus?.({ state: 'input_required' });
         const responses = await asking.answerAll(outcome.requests);
         next = outcome.retry?.(responses) ?? retryWith(adapted, responses, outcome.state);
-        // Input asked for on a redeem is answered by calling the tool again (MCP-lite).
+        // Input asked for on a redeem goes back the way the dialect says (MCP-lite: the same
+        // redeem, the answers with it), outside the wait.
         await deferral?.end();
         deferral = undefined;
         break;

@@ -12,9 +12,12 @@ import type { Dialect, SendContext } from './dialects/dialect.ts';
 import {
   AbortedError,
   asError,
+  HandleExpiredError,
   isMcpError,
   type McpError,
   NotSupportedError,
+  TaskCancelledError,
+  TaskFailedError,
   withHandle,
 } from './errors.ts';
 import type { CallHandle, HandleStore } from './handles.ts';
@@ -50,6 +53,9 @@ const BACKOFF = { minDelayMs: 250, maxDelayMs: 5_000 } as const;
 const MIN_HINT_MS = 20;
 /** How long an abort waits for the server to acknowledge the cancellation. */
 const CANCEL_GRACE_MS = 2_000;
+
+/** What the server says when deferred work is over without an answer. */
+const DEFINITE = [TaskFailedError, TaskCancelledError, HandleExpiredError] as const;
 
 /** Thrown inside the poll loop to make p-retry wait and poll again. */
 class StillPending extends Error {
@@ -152,11 +158,21 @@ export class Deferral {
     }
   }
 
-  /** The answer is in (or the work is definitely gone): the store forgets the handle. */
-  async end(failure?: McpError): Promise<void> {
-    if (failure) withHandle(failure, this.#handle);
+  /** The answer is in: the store forgets the handle. */
+  async end(): Promise<void> {
     await this.#store('delete', this.#handle);
     this.#report({ state: 'done', handle: this.#handle });
+  }
+
+  /**
+   * A poll failed. The server's definite word on the work (failed, cancelled, unknown or
+   * expired) ends it; any other failure leaves the handle stored, for a later redeem. Returns
+   * the error, carrying the handle.
+   */
+  async fail(error: McpError): Promise<McpError> {
+    withHandle(error, this.#handle);
+    if (DEFINITE.some((kind) => error instanceof kind)) await this.end();
+    return error;
   }
 
   /** A poll found the work alive: note what changed, and answer what the task asks. */
