@@ -192,19 +192,35 @@ async function readBody(req: IncomingMessage): Promise<unknown> {
 }
 
 export async function startSdkServer(mode: 'stateful' | 'stateless'): Promise<SdkServer> {
-  const sessions = new Map<string, StreamableHTTPServerTransport>();
   const requests: SdkServer['requests'] = [];
+  const served = await serveSdk(buildServer, {
+    stateless: mode === 'stateless',
+    onRequest: (httpMethod, method) => requests.push({ httpMethod, method }),
+  });
+  return { ...served, requests, [Symbol.asyncDispose]: served.close };
+}
+
+/**
+ * Serves 1.x SDK servers on a loopback port: one per session (`build()` for each initialize),
+ * or, `stateless`, a fresh one per request answering with JSON, as the SDK's examples do.
+ */
+export async function serveSdk(
+  build: () => McpServer,
+  options: {
+    stateless?: boolean;
+    /** Sees each request's HTTP method and, for a POST, its JSON-RPC method. */
+    onRequest?: (httpMethod: string, method: string | undefined) => void;
+  } = {},
+): Promise<{ url: string; close(): Promise<void> }> {
+  const sessions = new Map<string, StreamableHTTPServerTransport>();
   const closers: Array<() => Promise<void>> = [];
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const body = req.method === 'POST' ? await readBody(req) : undefined;
     const method = (body as { method?: unknown } | undefined)?.method;
-    requests.push({
-      httpMethod: req.method ?? '',
-      method: typeof method === 'string' ? method : undefined,
-    });
-    if (mode === 'stateless') {
-      const server = buildServer();
+    options.onRequest?.(req.method ?? '', typeof method === 'string' ? method : undefined);
+    if (options.stateless) {
+      const server = build();
       // No sessionIdGenerator: the SDK's stateless mode.
       const transport = new StreamableHTTPServerTransport({ enableJsonResponse: true });
       res.on('close', () => {
@@ -222,7 +238,7 @@ export async function startSdkServer(mode: 'stateful' | 'stateless'): Promise<Sd
         res.writeHead(404).end();
         return;
       }
-      const server = buildServer();
+      const server = build();
       const created = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (sessionId) => void sessions.set(sessionId, created),
@@ -250,5 +266,5 @@ export async function startSdkServer(mode: 'stateful' | 'stateless'): Promise<Sd
     http.closeAllConnections();
     await new Promise<void>((resolve) => http.close(() => resolve()));
   };
-  return { url: `http://127.0.0.1:${port}/mcp`, requests, close, [Symbol.asyncDispose]: close };
+  return { url: `http://127.0.0.1:${port}/mcp`, close };
 }

@@ -3,17 +3,14 @@
  * independent implementation of task-augmented tools/call, tasks/get, tasks/result and
  * tasks/cancel. One task store for every session, so a task outlives the client that started it.
  */
-import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import {
   InMemoryTaskMessageQueue,
   InMemoryTaskStore,
 } from '@modelcontextprotocol/sdk/experimental/tasks';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { CallToolResult, ElicitResult, Task } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { serveSdk } from './sdk-server.ts';
 
 export interface SdkTaskServer extends AsyncDisposable {
   url: string;
@@ -126,60 +123,19 @@ function buildServer(store: InMemoryTaskStore, timers: Set<NodeJS.Timeout>): Mcp
   return server;
 }
 
-async function readBody(req: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  const text = Buffer.concat(chunks).toString('utf8');
-  return text ? JSON.parse(text) : undefined;
-}
-
 export async function startSdkTaskServer(): Promise<SdkTaskServer> {
   const store = new InMemoryTaskStore();
   const timers = new Set<NodeJS.Timeout>();
-  const sessions = new Map<string, StreamableHTTPServerTransport>();
   const methods: string[] = [];
-  const closers: Array<() => Promise<void>> = [];
-
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const body = req.method === 'POST' ? await readBody(req) : undefined;
-    const method = (body as { method?: unknown } | undefined)?.method;
-    if (typeof method === 'string') methods.push(method);
-    const id = req.headers['mcp-session-id'];
-    let transport = typeof id === 'string' ? sessions.get(id) : undefined;
-    if (!transport) {
-      if (typeof id === 'string') {
-        res.writeHead(404).end();
-        return;
-      }
-      const server = buildServer(store, timers);
-      const created = new StreamableHTTPServerTransport({
-        sessionIdGenerator: () => randomUUID(),
-        onsessioninitialized: (sessionId) => void sessions.set(sessionId, created),
-      });
-      created.onclose = () => {
-        if (created.sessionId) sessions.delete(created.sessionId);
-      };
-      closers.push(() => server.close());
-      await server.connect(created);
-      transport = created;
-    }
-    await transport.handleRequest(req, res, body);
-  }
-
-  const http = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
-      if (!res.headersSent) res.writeHead(500).end(String(error));
-    });
+  const served = await serveSdk(() => buildServer(store, timers), {
+    onRequest: (_httpMethod, method) => {
+      if (method !== undefined) methods.push(method);
+    },
   });
-  http.keepAliveTimeout = 1_000;
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  const { port } = http.address() as AddressInfo;
   const close = async () => {
     for (const timer of timers) clearTimeout(timer);
     store.cleanup();
-    await Promise.all(closers.map((closer) => closer().catch(() => {})));
-    http.closeAllConnections();
-    await new Promise<void>((resolve) => http.close(() => resolve()));
+    await served.close();
   };
-  return { url: `http://127.0.0.1:${port}/mcp`, methods, close, [Symbol.asyncDispose]: close };
+  return { url: served.url, methods, close, [Symbol.asyncDispose]: close };
 }

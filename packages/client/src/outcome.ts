@@ -3,7 +3,7 @@
  * of four ways; nothing above `dialects/` needs to know which dialect it was.
  */
 import type { Operation } from './dialects/dialect.ts';
-import type { McpError } from './errors.ts';
+import { type ErrorContext, MalformedMessageError, type McpError } from './errors.ts';
 import type { JsonObject } from './jsonrpc.ts';
 
 /** One question the server put to the client (elicitation, sampling, roots), keyed by the server. */
@@ -52,3 +52,14 @@ export type Outcome =
     }
   /** The call failed on the server's side with a protocol error. */
   | { kind: 'failure'; error: McpError };
+
+/** A result that does not say what its kind needs: a failure quoting the start of it. */
+export function malformedResult(detail: string, result: JsonObject, where: ErrorContext): Outcome {
+  return {
+    kind: 'failure',
+    error: new MalformedMessageError(detail, {
+      ...where,
+      bodyExcerpt: JSON.stringify(result).slice(0, 200),
+    }),
+  };
+}

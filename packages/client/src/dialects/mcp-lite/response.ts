@@ -5,13 +5,9 @@
  * error carrying the server's answer. The rest of `_meta` (`timestamp`, `processing_time_ms`,
  * `server_version`, ...) stays on the result.
  */
-import {
-  type ErrorContext,
-  MalformedMessageError,
-  MoreResourceRequiredError,
-} from '../../errors.ts';
+import { type ErrorContext, MoreResourceRequiredError } from '../../errors.ts';
 import { isObject, type JsonObject } from '../../jsonrpc.ts';
-import type { Outcome } from '../../outcome.ts';
+import { malformedResult, type Outcome } from '../../outcome.ts';
 import { toToolResult } from './content.ts';
 import { elicitationOutcome } from './elicitation.ts';
 
@@ -26,7 +22,7 @@ export function outcomeOf(result: JsonObject, where: ErrorContext, now = Date.no
     case 'promise': {
       const token = meta['promise_token'];
       if (typeof token !== 'string' || token === '') {
-        return malformed('a promise without a promise_token', result, where);
+        return malformedResult('a promise without a promise_token', result, where);
       }
       const due = Date.parse(String(meta['estimated_completion'] ?? ''));
       return {
@@ -43,20 +39,10 @@ export function outcomeOf(result: JsonObject, where: ErrorContext, now = Date.no
         error: new MoreResourceRequiredError(toToolResult(result, true), where),
       };
     default:
-      return malformed(
+      return malformedResult(
         `response_type ${JSON.stringify(type)} is not one MCP-lite defines`,
         result,
         where,
       );
   }
-}
-
-function malformed(detail: string, result: JsonObject, where: ErrorContext): Outcome {
-  return {
-    kind: 'failure',
-    error: new MalformedMessageError(detail, {
-      ...where,
-      bodyExcerpt: JSON.stringify(result).slice(0, 200),
-    }),
-  };
 }

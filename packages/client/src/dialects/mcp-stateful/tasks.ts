@@ -15,7 +15,7 @@ import {
   TaskFailedError,
 } from '../../errors.ts';
 import { isObject, type JsonObject } from '../../jsonrpc.ts';
-import type { Outcome, PendingHandle } from '../../outcome.ts';
+import { malformedResult, type Outcome, type PendingHandle } from '../../outcome.ts';
 import type { Operation } from '../dialect.ts';
 
 const INVALID_PARAMS = -32602;
@@ -46,13 +46,7 @@ export function callOutcome(
   if (!isObject(task) || typeof task['taskId'] !== 'string' || task['taskId'] === '') {
     // A server may run the call at once after all; a result with content is that result.
     if (Array.isArray(result['content'])) return { kind: 'complete', result };
-    return {
-      kind: 'failure',
-      error: new MalformedMessageError('a task result without task.taskId', {
-        ...where,
-        bodyExcerpt: JSON.stringify(result).slice(0, 200),
-      }),
-    };
+    return malformedResult('a task result without task.taskId', result, where);
   }
   const ttl = task['ttl'];
   return pending(task, {

@@ -5,14 +5,14 @@
  * `completed` (a tool failure included, as `isError`), a JSON-RPC `error` once it has `failed`,
  * and `inputRequests` while it waits for the client (answered with `tasks/update`).
  */
-import {
-  type ErrorContext,
-  MalformedMessageError,
-  TaskCancelledError,
-  TaskFailedError,
-} from '../../errors.ts';
+import { type ErrorContext, TaskCancelledError, TaskFailedError } from '../../errors.ts';
 import { isObject, type JsonObject } from '../../jsonrpc.ts';
-import type { InputRequest, Outcome, PendingHandle } from '../../outcome.ts';
+import {
+  type InputRequest,
+  malformedResult,
+  type Outcome,
+  type PendingHandle,
+} from '../../outcome.ts';
 
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 
@@ -26,7 +26,7 @@ export function withTasksExtension(capabilities: JsonObject): JsonObject {
 export function createdTask(result: JsonObject, where: ErrorContext): Outcome {
   const taskId = result['taskId'];
   if (typeof taskId !== 'string' || taskId === '') {
-    return malformed('a task result without a taskId', result, where);
+    return malformedResult('a task result without a taskId', result, where);
   }
   return pendingOf(result, { kind: 'task', id: taskId, ttlMs: ttlOf(result['ttlMs']) });
 }
@@ -45,14 +45,14 @@ export function taskOutcome(
       const final = result['result'];
       return isObject(final)
         ? { kind: 'complete', result: final }
-        : malformed('a completed task without its result', result, where);
+        : malformedResult('a completed task without its result', result, where);
     }
     case 'failed':
       return { kind: 'failure', error: new TaskFailedError(handle, result['error'], where) };
     case 'cancelled':
       return { kind: 'failure', error: new TaskCancelledError(handle, where) };
     default:
-      return malformed(`task status ${JSON.stringify(result['status'])}`, result, where);
+      return malformedResult(`task status ${JSON.stringify(result['status'])}`, result, where);
   }
 }
 
@@ -72,14 +72,4 @@ function pendingOf(task: JsonObject, handle: PendingHandle): Outcome {
 
 function ttlOf(value: unknown): number | undefined {
   return typeof value === 'number' && value > 0 ? value : undefined;
-}
-
-function malformed(detail: string, result: JsonObject, where: ErrorContext): Outcome {
-  return {
-    kind: 'failure',
-    error: new MalformedMessageError(detail, {
-      ...where,
-      bodyExcerpt: JSON.stringify(result).slice(0, 200),
-    }),
-  };
 }
