@@ -285,10 +285,11 @@ test('receives log messages at the level it set, and updates of a subscribed res
   await client.unsubscribeResource(uri);
 
   // Simulated logging sends one message of a random level at once; 'debug' lets any through.
+  // Seven of its eight texts read "<Level>-level message", the alert one "Alert level-message".
   await client.setLoggingLevel('debug');
   const before = logs.length;
   await client.callTool('toggle-simulated-logging');
-  await waitFor(() => logs.slice(before).some((log) => /-level message/.test(String(log.data))));
+  await waitFor(() => logs.slice(before).some((log) => /level[- ]message/i.test(String(log.data))));
   await client.callTool('toggle-simulated-logging');
 });
 
