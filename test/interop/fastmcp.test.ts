@@ -10,8 +10,8 @@
  * side effect: with no client capabilities known, fastmcp never starts its server-to-client
  * pings, so they cannot be tested here.
  *
- * Elicitation (context.elicit) needs a client capability toolwire does not declare yet, so no
- * tool here uses it.
+ * Its `context.elicit` and its session's `requestSampling` are answered by the client's handlers
+ * in test/handlers/independent-servers.test.ts.
  */
 import { createMcpClient, type LogMessage } from '@toolwire/client';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';

@@ -16,13 +16,17 @@ describe('toolwire-reference-server bin', () => {
     child.stdout.setEncoding('utf8');
     for await (const chunk of child.stdout) {
       output += String(chunk);
-      if (output.includes('/mcp-stateless')) break;
+      if (output.includes('/webtools/')) break;
     }
-    const urls = output.match(/http:\/\/127\.0\.0\.1:\d+\/mcp[\w-]*/g) ?? [];
+    const urls = output.match(/http:\/\/127\.0\.0\.1:\d+\/[\w/-]*/g) ?? [];
     expect(urls.map((url) => new URL(url).pathname)).toEqual([
       '/mcp',
       '/mcp-json',
       '/mcp-stateless',
+      '/mcp-modern',
+      '/sse',
+      '/mcp-lite/v1',
+      '/webtools/weather',
     ]);
 
     const http = await fetch(urls[2] ?? '', {
@@ -35,5 +39,42 @@ describe('toolwire-reference-server bin', () => {
     child.kill('SIGTERM');
     const [code, signal] = await exited;
     expect({ code, signal }).toEqual({ code: 0, signal: null });
+  });
+
+  it('with --conformance, /mcp also serves 2026-07-28 (dual-era), as the suites need', async () => {
+    const child = spawn(process.execPath, [CLI, '--conformance'], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const exited = once(child, 'exit');
+    let output = '';
+    child.stdout.setEncoding('utf8');
+    for await (const chunk of child.stdout) {
+      output += String(chunk);
+      if (output.includes('/webtools/')) break;
+    }
+    const url = /http:\/\/127\.0\.0\.1:\d+\/mcp\b/.exec(output)?.[0] ?? '';
+    const http = await fetch(url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'server/discover',
+      },
+      body: JSON.stringify(
+        rpc(1, 'server/discover', {
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+            'io.modelcontextprotocol/clientInfo': { name: 'cli-test', version: '1' },
+            'io.modelcontextprotocol/clientCapabilities': {},
+          },
+        }),
+      ),
+    });
+    expect(await http.json()).toMatchObject({
+      result: { supportedVersions: expect.arrayContaining(['2026-07-28', '2025-11-25']) },
+    });
+    child.kill('SIGTERM');
+    await exited;
   });
 });

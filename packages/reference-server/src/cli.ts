@@ -1,16 +1,18 @@
 #!/usr/bin/env node
 /**
- * `toolwire-reference-server [--port N] [--host H] [--conformance]`: runs the reference server
+ * `toolwire-reference-server [--port N] [--host H] [--conformance] [--dual-era]`: runs the reference server
  * until SIGINT or SIGTERM and prints its endpoint URLs, one per line.
  */
 import { parseArgs } from 'node:util';
 import { startReferenceServer } from './index.ts';
 
-const USAGE = `Usage: toolwire-reference-server [--port N] [--host H] [--conformance]
+const USAGE = `Usage: toolwire-reference-server [--port N] [--host H] [--conformance] [--dual-era]
 
   --port N         TCP port to listen on (default 0: any free port)
   --host H         interface to bind (default 127.0.0.1)
   --conformance    also offer the fixtures the MCP conformance suite's server scenarios name
+  --dual-era       /mcp and /mcp-json serve MCP 2026-07-28 beside the stateful revisions
+                   (--conformance implies it)
 `;
 
 const { values } = parseArgs({
@@ -18,6 +20,7 @@ const { values } = parseArgs({
     port: { type: 'string' },
     host: { type: 'string' },
     conformance: { type: 'boolean' },
+    'dual-era': { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   },
 });
@@ -29,6 +32,8 @@ if (values.help === true) {
   const server = await startReferenceServer({
     port,
     conformanceFixtures: values.conformance === true,
+    // The conformance suites judge both eras at one URL, so their fixtures come with both.
+    dualEra: values['dual-era'] === true || values.conformance === true,
     ...(values.host === undefined ? {} : { host: values.host }),
   });
   process.stdout.write(
@@ -37,6 +42,10 @@ if (values.help === true) {
       `  stateful, SSE answers:  ${server.urls.stateful}`,
       `  stateful, JSON answers: ${server.urls.statefulJson}`,
       `  stateless:              ${server.urls.stateless}`,
+      `  2026-07-28 only:        ${server.urls.modern}`,
+      `  HTTP+SSE (2024-11-05):  ${server.urls.sse}`,
+      `  MCP-lite:               ${server.urls.mcpLite}`,
+      `  Webtools:               ${server.urls.webtools}`,
       '',
     ].join('\n'),
   );
