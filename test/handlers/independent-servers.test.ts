@@ -1,7 +1,7 @@
 /**
  * One set of handlers against the independent servers that ask the client something, each its
  * own way: fiberplane's mcp-lite (`ctx.elicit`, `ctx.sample`, on the call's stream through its
- * session and client-request adapters), fastmcp (`context.elicit`), the official v2 server at 2026-07-28 (`input_required`
+ * session and client-request adapters), fastmcp (`context.elicit`, its session's `requestSampling`), the official v2 server at 2026-07-28 (`input_required`
  * built with `inputRequired`), and server-everything (its elicitation, URL elicitation, sampling
  * and roots tools, registered only for a client that declares those capabilities).
  */
@@ -118,6 +118,14 @@ describe('fastmcp (httpStream, stateful)', () => {
     const no = handlers('decline');
     await using other = createMcpClient(server.url, { ...no.options, listen: true });
     expect(text(await other.callTool('confirm'))).toBe('not shipped (decline)');
+  });
+
+  test("the session's requestSampling is answered by onSampling", async () => {
+    await using server = await startFastMcpServer('stateful');
+    const { sampled, options } = handlers();
+    await using client = createMcpClient(server.url, { ...options, listen: true });
+    expect(text(await client.callTool('capital'))).toBe('sampled: Paris (test-model)');
+    expect(sampled[0]?.maxTokens).toBe(20);
   });
 });
 

@@ -123,6 +123,23 @@ function buildServer(logged: string[]): FastMCP {
         : `not shipped (${answer.action})`;
     },
   });
+  server.addTool({
+    name: 'capital',
+    description: "Asks the client's model (the session's requestSampling)",
+    execute: async () => {
+      // fastmcp offers sampling on the session, not in the tool's context: the newest one is
+      // the caller's in these tests (one client at a time).
+      const session = server.sessions.at(-1);
+      if (!session) throw new UserError('no session');
+      const answer = await session.requestSampling({
+        messages: [
+          { role: 'user', content: { type: 'text', text: 'What is the capital of France?' } },
+        ],
+        maxTokens: 20,
+      });
+      return `sampled: ${answer.content.type === 'text' ? answer.content.text : answer.content.type} (${answer.model})`;
+    },
+  });
   server.addResource({
     uri: 'fast://hello',
     name: 'hello',

@@ -258,7 +258,9 @@ export async function serveSdk(
       if (!res.headersSent) res.writeHead(500).end(String(error));
     });
   });
-  http.keepAliveTimeout = 1_000;
+  // Longer than any wait for a client to let go: an idle socket the server closed itself would
+  // hide a client that never closes its own.
+  http.keepAliveTimeout = 10_000;
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   const { port } = http.address() as AddressInfo;
   const close = async () => {

@@ -34,6 +34,7 @@ describe.each(['stateful', 'stateless'] as const)('fastmcp (%s)', (mode) => {
     expect(client.serverCapabilities).toMatchObject({ logging: {}, completions: {} });
     expect(tools.map((tool) => tool.name).sort()).toEqual([
       'add',
+      'capital',
       'confirm',
       'echo',
       'fail',

@@ -1,6 +1,8 @@
 import { createMcpClient } from '@toolwire/client';
 import { describe, expect, test } from 'vitest';
+import { handles, settledHandles } from '../helpers/handles.ts';
 import { startSdkServer } from '../helpers/sdk-server.ts';
+import { waitFor } from '../helpers/wait-for.ts';
 
 describe.each(['stateful', 'stateless'] as const)('official SDK server (%s)', (mode) => {
   test('negotiates 2025-11-25 and lists the tools', async () => {
@@ -21,6 +23,18 @@ describe.each(['stateful', 'stateless'] as const)('official SDK server (%s)', (m
       'roots',
       'summarize',
     ]);
+  });
+
+  test('close() leaves no socket or timer behind', async () => {
+    await using server = await startSdkServer(mode);
+    const baseline = await settledHandles();
+    const client = createMcpClient(server.url);
+    await client.callTool('echo', { text: 'hi' });
+    // The pooled connection (both its ends live in this process) and, stateful, the GET stream.
+    expect(handles()).toBeGreaterThan(baseline);
+    await client.close();
+    await waitFor(() => handles() <= baseline);
+    expect(handles()).toBeLessThanOrEqual(baseline);
   });
 
   test('calls text, structured, image and failing tools', async () => {
