@@ -18,10 +18,6 @@ export class UrlCompletions {
     for (const wake of this.#wakers) wake();
   }
 
-  isComplete(elicitationId: string): boolean {
-    return this.#done.has(elicitationId);
-  }
-
   /**
    * Resolves once every id in `ids` is complete, or after `ms`; rejects when `signal` fires. A
    * completion wakes one wait only: a server that asks again about a finished id (or names no
