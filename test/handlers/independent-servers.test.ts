@@ -39,7 +39,7 @@ function handlers(answer: 'accept' | 'decline' = 'accept') {
         stopReason: 'endTurn',
       };
     },
-    roots: [{ uri: 'file:///work/project', name: 'project' }],
+    roots: [{ uri: 'file:///home/ada/project', name: 'project' }],
   };
   return { asked, sampled, options };
 }
@@ -160,6 +160,6 @@ describe('server-everything (its tools for clients that declare the capabilities
     expect(sampledText).toContain('Paris');
     expect(sampled.at(-1)?.maxTokens).toBe(20);
 
-    expect(text(await client.callTool('get-roots-list'))).toContain('file:///work/project');
+    expect(text(await client.callTool('get-roots-list'))).toContain('file:///home/ada/project');
   });
 });

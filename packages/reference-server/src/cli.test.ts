@@ -6,18 +6,22 @@ import { initializeParams, rpc } from './testing/client.ts';
 
 const CLI = fileURLToPath(new URL('./cli.ts', import.meta.url));
 
+/** Runs the bin and reads its output up to the last endpoint it prints. */
+async function startCli(...args: string[]) {
+  const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const exited = once(child, 'exit');
+  let output = '';
+  child.stdout.setEncoding('utf8');
+  for await (const chunk of child.stdout) {
+    output += String(chunk);
+    if (output.includes('/webtools/')) break;
+  }
+  return { child, exited, output };
+}
+
 describe('toolwire-reference-server bin', () => {
   it('prints the endpoint URLs, serves MCP on them, and exits cleanly on SIGTERM', async () => {
-    const child = spawn(process.execPath, [CLI, '--port', '0', '--host', '127.0.0.1'], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    const exited = once(child, 'exit');
-    let output = '';
-    child.stdout.setEncoding('utf8');
-    for await (const chunk of child.stdout) {
-      output += String(chunk);
-      if (output.includes('/webtools/')) break;
-    }
+    const { child, exited, output } = await startCli('--port', '0', '--host', '127.0.0.1');
     const urls = output.match(/http:\/\/127\.0\.0\.1:\d+\/[\w/-]*/g) ?? [];
     expect(urls.map((url) => new URL(url).pathname)).toEqual([
       '/mcp',
@@ -42,16 +46,7 @@ describe('toolwire-reference-server bin', () => {
   });
 
   it('with --conformance, /mcp also serves 2026-07-28 (dual-era), as the suites need', async () => {
-    const child = spawn(process.execPath, [CLI, '--conformance'], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    const exited = once(child, 'exit');
-    let output = '';
-    child.stdout.setEncoding('utf8');
-    for await (const chunk of child.stdout) {
-      output += String(chunk);
-      if (output.includes('/webtools/')) break;
-    }
+    const { child, exited, output } = await startCli('--conformance');
     const url = /http:\/\/127\.0\.0\.1:\d+\/mcp\b/.exec(output)?.[0] ?? '';
     const http = await fetch(url, {
       method: 'POST',

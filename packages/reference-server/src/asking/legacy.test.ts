@@ -21,7 +21,7 @@ const SAMPLED = {
   model: 'test-model',
   stopReason: 'endTurn',
 };
-const ROOTS = { roots: [{ uri: 'file:///work/project', name: 'project' }] };
+const ROOTS = { roots: [{ uri: 'file:///home/ada/project', name: 'project' }] };
 
 function toolResult(response: RpcMessage): ToolResult {
   return response.result as unknown as ToolResult;

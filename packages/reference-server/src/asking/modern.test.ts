@@ -15,7 +15,7 @@ const SAMPLED = {
   model: 'test-model',
   stopReason: 'endTurn',
 };
-const ROOTS = { roots: [{ uri: 'file:///work/project', name: 'project' }] };
+const ROOTS = { roots: [{ uri: 'file:///home/ada/project', name: 'project' }] };
 const URL_CAPABLE = { elicitation: { form: {}, url: {} } };
 
 let server: ReferenceServer;
