@@ -15,7 +15,6 @@ import {
 import { openDialect } from './connection.ts';
 import { Deadline } from './deadline.ts';
 import type { Dialect, Operation, Progress } from './dialects/dialect.ts';
-import { isRedeemTool } from './dialects/mcp-lite/listing.ts';
 import {
   ClientClosedError,
   HeaderMismatchError,
@@ -180,11 +179,12 @@ export class McpClient implements AsyncDisposable {
       },
       options.refresh,
     );
-    if (!options.forModel || !this.#options.autoRedeem) return tools;
+    const callsItself = this.#dialect?.callsItself?.bind(this.#dialect);
+    if (!options.forModel || !this.#options.autoRedeem || !callsItself) return tools;
     // The same listing gives the same array, as listTools itself does: callers compare them.
     let shown = this.#forModel.get(tools);
     if (!shown) {
-      shown = tools.some(isRedeemTool) ? tools.filter((tool) => !isRedeemTool(tool)) : tools;
+      shown = tools.some(callsItself) ? tools.filter((tool) => !callsItself(tool)) : tools;
       this.#forModel.set(tools, shown);
     }
     return shown;

@@ -65,6 +65,11 @@ export interface Dialect {
   adapt(operation: Operation): Promise<Operation | undefined>;
   /** The tools the client may offer from a listing (a modern client must drop invalid ones). */
   screenTools(tools: Tool[]): Tool[];
+  /**
+   * Whether the dialect calls this tool by itself while it waits for deferred work (MCP-lite's
+   * `redeem`): such a tool is kept from models while the client redeems.
+   */
+  callsItself?(tool: Tool): boolean;
   /** How long a list or read result stays fresh, in ms: the server's hint, or the era's default. */
   freshFor(result: JsonObject, method: string): number;
   /**

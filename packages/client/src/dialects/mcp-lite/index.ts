@@ -166,6 +166,10 @@ export class McpLiteDialect implements Dialect {
     return tools;
   }
 
+  callsItself(tool: Tool): boolean {
+    return isRedeemTool(tool);
+  }
+
   /** No change notifications: a tool list stays good until the caller asks again. */
   freshFor(_result: JsonObject, method: string): number {
     return method === 'tools/list' ? Number.POSITIVE_INFINITY : 0;
