@@ -3,7 +3,7 @@
  * roots, used unchanged against a legacy session (requests on the call's stream) and a
  * 2026-07-28 endpoint (`input_required` rounds). Runs on the bundled reference server.
  *
- *   node --conditions=@toolwire/source examples/handlers.ts
+ *   node examples/handlers.ts
  */
 import { type ClientOptions, createMcpClient } from '@toolwire/client';
 import { startReferenceServer } from '@toolwire/reference-server';

@@ -6,11 +6,10 @@ import { expect, test } from 'vitest';
 
 test('npm start tours the reference server: revision, tools table, a call with progress, then exits', async () => {
   const root = fileURLToPath(new URL('..', import.meta.url));
-  const { stdout } = await promisify(execFile)(
-    process.execPath,
-    ['--conditions=@toolwire/source', 'examples/tour.ts'],
-    { cwd: root, timeout: 30_000 },
-  );
+  const { stdout } = await promisify(execFile)(process.execPath, ['examples/tour.ts'], {
+    cwd: root,
+    timeout: 30_000,
+  });
   expect(stdout).toContain('protocol revision 2025-11-25');
   expect(stdout).toMatch(/22 tools:\n(\s+\w+\s+.+\n){22}/);
   expect(stdout).toContain('5/5 step 5');
@@ -22,11 +21,10 @@ test('npm start tours the reference server: revision, tools table, a call with p
 
 test('examples/handlers.ts answers the survey the same way in a legacy session and at 2026-07-28', async () => {
   const root = fileURLToPath(new URL('..', import.meta.url));
-  const { stdout } = await promisify(execFile)(
-    process.execPath,
-    ['--conditions=@toolwire/source', 'examples/handlers.ts'],
-    { cwd: root, timeout: 30_000 },
-  );
+  const { stdout } = await promisify(execFile)(process.execPath, ['examples/handlers.ts'], {
+    cwd: root,
+    timeout: 30_000,
+  });
   const surveys = stdout.match(/survey {3}→ .+/g) ?? [];
   expect(surveys).toHaveLength(2);
   expect(surveys[0]).toBe(surveys[1]);

@@ -9,7 +9,7 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 async function runExample(name: string): Promise<string> {
   const { stdout } = await promisify(execFile)(
     process.execPath,
-    ['--conditions=@toolwire/source', `packages/adapter-ai-sdk/examples/${name}`],
+    [`packages/adapter-ai-sdk/examples/${name}`],
     { cwd: root, timeout: 30_000 },
   );
   return stdout;

@@ -8,7 +8,7 @@ test('examples/agent.ts runs an agent over the reference server and prints each 
   const root = fileURLToPath(new URL('../..', import.meta.url));
   const { stdout } = await promisify(execFile)(
     process.execPath,
-    ['--conditions=@toolwire/source', 'packages/adapter-langchain/examples/agent.ts'],
+    ['packages/adapter-langchain/examples/agent.ts'],
     { cwd: root, timeout: 30_000 },
   );
   expect(stdout).toContain('tools: ref_add, ref_media');
@@ -22,7 +22,7 @@ test('examples/elicitation.ts pauses an agent on the server question and resumes
   const root = fileURLToPath(new URL('../..', import.meta.url));
   const { stdout } = await promisify(execFile)(
     process.execPath,
-    ['--conditions=@toolwire/source', 'packages/adapter-langchain/examples/elicitation.ts'],
+    ['packages/adapter-langchain/examples/elicitation.ts'],
     { cwd: root, timeout: 30_000 },
   );
   expect(stdout).toContain('the server asks:');

@@ -4,7 +4,7 @@
  * MCP_CONFORMANCE_PROTOCOL_VERSION naming the revision the scenario speaks; it grades what arrives
  * on the wire, and also fails the scenario when this process exits non-zero.
  *
- *   node --conditions=@toolwire/source test/conformance/client.ts http://localhost:PORT/mcp
+ *   node test/conformance/client.ts http://localhost:PORT/mcp
  */
 import { type ClientOptions, createMcpClient, isMcpError, type JsonObject } from '@toolwire/client';
 import { handlerFor } from './client-scenarios.ts';

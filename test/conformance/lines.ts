@@ -52,8 +52,4 @@ function shellQuote(path: string): string {
  * The `--command` the suite runs for each client scenario. The suite splits it on spaces and
  * re-joins the parts for a shell, so quoted paths survive; the server URL is appended last.
  */
-export const CLIENT_COMMAND = [
-  shellQuote(NODE),
-  '--conditions=@toolwire/source',
-  shellQuote(CLIENT_PROGRAM),
-].join(' ');
+export const CLIENT_COMMAND = [shellQuote(NODE), shellQuote(CLIENT_PROGRAM)].join(' ');

@@ -53,7 +53,7 @@ describe('response_type', () => {
     // The request was a JSON-RPC tools/call POSTed to /calltools, asking for JSON.
     const call = lite.server.log.at(-1);
     expect(call?.path).toBe('/mcp-lite/v1/calltools');
-    expect(call?.headers['accept']).toBe('application/json');
+    expect(call?.headers['accept']).toBe('application/json, text/event-stream');
     expect(call?.body).toMatchObject({
       jsonrpc: '2.0',
       method: 'tools/call',

@@ -1,6 +1,7 @@
 /**
- * MCP-lite over SSE (seed 000 §4.3, A.4), asked for with `Accept: text/event-stream` when the
- * caller follows the call: `message` partials, `done` with the final `_meta`, `error` with the
+ * MCP-lite over SSE (seed 000 §4.3, A.4). Every call accepts `application/json,
+ * text/event-stream`, so a server that streams does whether or not the caller follows the call:
+ * `message` partials, `done` with the final `_meta`, `error` with the
  * server's error, `heartbeat` keeping the deadline alive.
  */
 import {
@@ -37,10 +38,10 @@ test('message events arrive as partials in order; done ends the call with its _m
     },
   ]);
   expect(result._meta).toMatchObject({ response_type: 'answer', timestamp: expect.any(String) });
-  expect(server.log.at(-1)?.headers['accept']).toBe('text/event-stream');
+  expect(server.log.at(-1)?.headers['accept']).toBe('application/json, text/event-stream');
 });
 
-test('a tool that does not stream answers with one done event carrying the whole result', async () => {
+test('a tool that does not stream answers in JSON, though the call takes a stream', async () => {
   await using server = await startReferenceServer();
   await using client = createMcpClient(server.urls.mcpLite, { dialect: 'mcp-lite' });
   const result = await client.callTool('transfer_funds', { amount: 500 }, { onProgress: () => {} });
@@ -48,6 +49,25 @@ test('a tool that does not stream answers with one done event carrying the whole
   expect(result.structuredContent).toEqual([
     { reason: 'insufficient_funds', balance: 100, requested: 500 },
   ]);
+  expect(server.log.at(-1)?.headers['accept']).toBe('application/json, text/event-stream');
+});
+
+test('a server that streams every answer: one done event carrying the whole result', async () => {
+  await using server = await startFaultServer([
+    http.post('*/listtools', () => HttpResponse.json([{ name: 'transfer', inputSchema: {} }])),
+    http.post(
+      '*/calltools',
+      () =>
+        new HttpResponse(
+          'event: done\ndata: {"content":[{"reason":"insufficient_funds"}],"isError":true}\n\n',
+          { headers: { 'content-type': 'text/event-stream' } },
+        ),
+    ),
+  ]);
+  await using client = createMcpClient(server.url, { dialect: 'mcp-lite' });
+  const result = await client.callTool('transfer');
+  expect(result.isError).toBe(true);
+  expect(result.structuredContent).toEqual([{ reason: 'insufficient_funds' }]);
 });
 
 test('an error event fails the call with the server error, data included', async () => {
@@ -81,6 +101,25 @@ test('heartbeats keep the deadline alive; the same silence without them times ou
     .catch((e: unknown) => e);
   expect(error).toBeInstanceOf(TimeoutError);
 });
+
+test('heartbeats keep a plain callTool alive too: nobody has to follow the call', async () => {
+  await using server = await startReferenceServer();
+  await using client = createMcpClient(server.urls.mcpLite, {
+    dialect: 'mcp-lite',
+    timeoutMs: 300,
+  });
+  // No onProgress, no onPartial: the call still takes the stream, so the beats carry it through.
+  const result = await client.callTool('generate_report', { topic: 'Q4', beats: 8, beat_ms: 100 });
+  expect(result.isError).toBe(false);
+  expect(result.content).toEqual([
+    { type: 'text', text: 'Q4\n\nExecutive Summary\n\nRevenue for Q4 increased by 15%...' },
+  ]);
+  // maxTimeoutMs still bounds it: beats cannot keep a call alive for ever.
+  const capped = await client
+    .callTool('generate_report', { topic: 'Q4', beats: 8, beat_ms: 100 }, { maxTimeoutMs: 400 })
+    .catch((e: unknown) => e);
+  expect(capped).toBeInstanceOf(TimeoutError);
+}, 10_000);
 
 test('a stream that ends without done is a StreamTruncatedError', async () => {
   await using server = await startFaultServer([

@@ -1,6 +1,6 @@
 /**
  * The drop-in: the server's tools in a generateText loop. Run it from the repository root with
- * `node --conditions=@toolwire/source packages/adapter-ai-sdk/examples/generate-text.ts`.
+ * `node packages/adapter-ai-sdk/examples/generate-text.ts`.
  */
 import { mcpTools } from '@toolwire/ai-sdk';
 import { createMcpClient } from '@toolwire/client';

@@ -1,7 +1,7 @@
 /**
  * Two servers in one tool set, approval for what may destroy, hooks around each call, and a
  * tool set that follows the server's list. Run it from the repository root with
- * `node --conditions=@toolwire/source packages/adapter-ai-sdk/examples/options.ts`.
+ * `node packages/adapter-ai-sdk/examples/options.ts`.
  */
 import { mcpToolSet } from '@toolwire/ai-sdk';
 import { createMcpClient } from '@toolwire/client';

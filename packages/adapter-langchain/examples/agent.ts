@@ -5,7 +5,7 @@
  * LangChain's fake chat model. Swap in a real model (`new ChatOpenAI(...)`, `initChatModel(...)`)
  * and your server's URL for the real thing.
  *
- *   node --conditions=@toolwire/source packages/adapter-langchain/examples/agent.ts
+ *   node packages/adapter-langchain/examples/agent.ts
  */
 import { AIMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
 import { fakeModel } from '@langchain/core/testing';

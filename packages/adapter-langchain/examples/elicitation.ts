@@ -3,7 +3,7 @@
  * LangGraph's human in the loop: the agent pauses with the question, the application asks its
  * user, and the agent resumes with the answer.
  *
- *   node --conditions=@toolwire/source packages/adapter-langchain/examples/elicitation.ts
+ *   node packages/adapter-langchain/examples/elicitation.ts
  */
 import { AIMessage, HumanMessage } from '@langchain/core/messages';
 import { fakeModel } from '@langchain/core/testing';

@@ -50,17 +50,11 @@ export function checkStructuredContent(
 
 /**
  * What is wrong with `value` under `schema`, or an empty list when it matches. For schemas the
- * application is answerable for (a webtool's `configSchema`); throws when the schema is unusable.
+ * application is answerable for (a webtool's `configSchema`); throws the TypeError of
+ * `compile()` when the schema is unusable, for the caller to turn into its own error.
  */
 export function schemaProblems(schema: JsonSchema, value: unknown): string[] {
-  let validate = compiled.get(schema);
-  if (!validate) {
-    const ajv = ajvFor(typeof schema['$schema'] === 'string' ? schema['$schema'] : '');
-    const { $id: _id, ...anonymous } = schema;
-    validate = ajv.compile(anonymous);
-    ajv.removeSchema(anonymous);
-    compiled.set(schema, validate);
-  }
+  const validate = compile(schema);
   if (validate(value)) return [];
   return (validate.errors ?? []).map(
     (e) => `${e.instancePath || '/'} ${e.message ?? 'is invalid'}`,
@@ -81,13 +75,33 @@ const load = createRequire(import.meta.url);
 /** Draft-06/07 schemas say so in `$schema`; everything else is read as 2020-12, MCP's default. */
 function ajvFor(dialect: string): Ajv | Ajv2020 {
   if (/draft-0[67]/.test(dialect)) {
-    draft07 ??= new (load('ajv') as typeof import('ajv')).Ajv(ajvOptions);
+    // The class is bound to a name first: TypeScript 7 emits `new (x as T).C()` without the
+    // parentheses, which calls `x` as the constructor (test/lint/emit-traps.test.ts guards it).
+    const { Ajv } = load('ajv') as typeof import('ajv');
+    draft07 ??= new Ajv(ajvOptions);
     return draft07;
   }
-  draft2020 ??= new (load('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js')).Ajv2020(
-    ajvOptions,
-  );
+  const { Ajv2020 } = load('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
+  draft2020 ??= new Ajv2020(ajvOptions);
   return draft2020;
+}
+
+/**
+ * One validator per schema object, compiled once. Throws when ajv cannot use the schema (an
+ * unknown `$ref`, a malformed keyword) or cannot be loaded; callers turn that into their error.
+ */
+function compile(schema: JsonSchema): ValidateFunction {
+  const cached = compiled.get(schema);
+  if (cached) return cached;
+  const ajv = ajvFor(typeof schema['$schema'] === 'string' ? schema['$schema'] : '');
+  // A copy without $id: two tools may reuse an $id, and ajv keeps a registry of them.
+  const { $id: _id, ...anonymous } = schema;
+  const validate = ajv.compile(anonymous);
+  // ajv keeps every compiled schema in a registry of its own; the WeakMap is the only cache
+  // wanted, so a tool list that changes for days does not grow memory.
+  ajv.removeSchema(anonymous);
+  compiled.set(schema, validate);
+  return validate;
 }
 
 function validatorFor(
@@ -95,27 +109,13 @@ function validatorFor(
   result: CallToolResult,
   context: ErrorContext,
 ): ValidateFunction {
-  const cached = compiled.get(schema);
-  if (cached) return cached;
-  const ajv = ajvFor(typeof schema['$schema'] === 'string' ? schema['$schema'] : '');
-  let validate: ValidateFunction;
   try {
-    // A copy without $id: two tools may reuse an $id, and ajv keeps a registry of them.
-    const { $id: _id, ...anonymous } = schema;
-    validate = ajv.compile(anonymous);
-    // ajv keeps every compiled schema in a registry of its own; the WeakMap is the only cache
-    // wanted, so a tool list that changes for days does not grow memory.
-    ajv.removeSchema(anonymous);
+    return compile(schema);
   } catch (error) {
     throw new OutputValidationError(
       result,
       [`outputSchema cannot be used: ${(error as Error).message}`],
-      {
-        ...context,
-        cause: error,
-      },
+      { ...context, cause: error },
     );
   }
-  compiled.set(schema, validate);
-  return validate;
 }

@@ -1,8 +1,9 @@
 /**
  * The MCP-lite HTTP binding (seed 000 §4) under `/mcp-lite/v1`: POST only, JSON. Discovery at
  * `/listtools` (a bare array, as the seed's text says) and `/tools` (`{ tools }`, as its example
- * shows); calls as JSON-RPC `tools/call` at `/calltools` and `/rpc`. A call asked for with
- * `Accept: text/event-stream` streams named events: `message`, `heartbeat`, `done`, `error`.
+ * shows); calls as JSON-RPC `tools/call` at `/calltools` and `/rpc`. A tool that streams, called by a
+ * client that accepts `text/event-stream`, answers with named events: `message`, `heartbeat`,
+ * `done`, `error`.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -103,7 +104,11 @@ export class McpLiteEndpoint {
       sendJson(res, 200, errorMessage(id, rpc.code, rpc.message, rpc.data));
       return;
     }
-    if (accepts(header(req, 'accept'), 'text/event-stream')) {
+    // A reply that streams is streamed to a client that takes a stream; a plain result goes as
+    // JSON to a client that takes JSON, whatever else it accepts.
+    const accept = header(req, 'accept');
+    const streamed = reply.kind === 'stream' || !accepts(accept, 'application/json');
+    if (streamed && accepts(accept, 'text/event-stream')) {
       await stream(core, res, reply);
       return;
     }

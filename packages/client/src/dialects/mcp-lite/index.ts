@@ -212,11 +212,9 @@ export class McpLiteDialect implements Dialect {
     if (answers?.kind === 'declined') return { kind: 'complete', result: answers.result };
     if (answers) params = answers.params;
     const message = request(`call-${this.#nextId++}`, 'tools/call', params);
-    // Streaming is asked for when the caller follows the call: each partial is reported as it comes.
-    const stream = context.onProgress !== undefined || context.onPartial !== undefined;
     const attempt = async (url: string): Promise<Outcome> => {
       const outcome = await withRetry(
-        () => this.#post(url, message, stream, operation, context),
+        () => this.#post(url, message, operation, context),
         this.#config.retry,
         { idempotent: operation.idempotent, deadline: context.deadline },
       );
@@ -245,7 +243,6 @@ export class McpLiteDialect implements Dialect {
   async #post(
     url: string,
     message: ReturnType<typeof request>,
-    stream: boolean,
     operation: Operation,
     context: SendContext,
   ): Promise<Outcome> {
@@ -257,7 +254,9 @@ export class McpLiteDialect implements Dialect {
       method: 'POST',
       headers: {
         ...config.headers,
-        accept: stream ? 'text/event-stream' : 'application/json',
+        // Every call takes a stream: a server that streams sends heartbeats, which keep the
+        // call's deadline alive whether or not the caller follows its progress.
+        accept: 'application/json, text/event-stream',
         'content-type': 'application/json',
       },
       body: JSON.stringify(message),
