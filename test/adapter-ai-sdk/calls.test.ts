@@ -286,6 +286,18 @@ test('a call the client rejects (aborted before it starts) is a typed McpError f
   expect(posts(server, 'tools/call')).toHaveLength(0);
 });
 
+test("at 2026-07-28, execute returns the protocol's result: no resultType, no server-info _meta", async () => {
+  await using server = await startReferenceServer();
+  await using client = createMcpClient(server.urls.modern);
+  const tools = await mcpTools(client, { include: ['echo'] });
+  const output = await tools['echo']?.execute?.(
+    { text: 'x' },
+    { toolCallId: 'direct', messages: [], context: {} },
+  );
+  expect(client.protocolVersion).toBe('2026-07-28');
+  expect(output).toEqual({ content: [{ type: 'text', text: 'x' }], isError: false });
+});
+
 test('an MCP-lite promise is redeemed inside execute, and the redeem tool is not offered to the model', async () => {
   await using server = await startReferenceServer();
   await using client = createMcpClient(server.urls.mcpLite, { dialect: 'mcp-lite' });

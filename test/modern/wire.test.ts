@@ -151,6 +151,35 @@ test('an unknown resultType is a MalformedMessageError, never taken for a result
   await expect(client.callTool('echo')).rejects.toBeInstanceOf(MalformedMessageError);
 });
 
+test("a result is the protocol's: resultType and the server-info _meta entry stay on the wire, the tool's own _meta stays", async () => {
+  await using server = await startFaultServer(
+    modernServer({
+      override: (message) =>
+        message.method === 'tools/call'
+          ? HttpResponse.json({
+              jsonrpc: '2.0',
+              id: message.id,
+              result: {
+                resultType: 'complete',
+                content: [{ type: 'text', text: 'hi' }],
+                _meta: {
+                  'io.modelcontextprotocol/serverInfo': { name: 'modern-test', version: '2.0.0' },
+                  'com.example/trace': 'abc',
+                },
+              },
+            })
+          : undefined,
+    }),
+  );
+  await using client = createMcpClient(server.url, { ...options(), listen: false });
+  const result = await client.callTool('echo');
+  expect(result).toEqual({
+    content: [{ type: 'text', text: 'hi' }],
+    isError: false,
+    _meta: { 'com.example/trace': 'abc' },
+  });
+});
+
 test('an absent resultType counts as complete', async () => {
   await using server = await startFaultServer(
     modernServer({

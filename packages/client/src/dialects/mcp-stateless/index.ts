@@ -41,6 +41,7 @@ import type {
 } from '../dialect.ts';
 import { headerParams, mirroredHeaders } from './headers.ts';
 import { Subscription, type SubscriptionFilter } from './listen.ts';
+import { META, protocolResult } from './meta.ts';
 import { createdTask, taskOutcome } from './tasks.ts';
 
 export interface StatelessConfig {
@@ -59,14 +60,6 @@ export interface StatelessConfig {
   /** Bounds a `tasks/cancel` sent after the call itself has ended. */
   timeoutMs: number;
 }
-
-const META = {
-  version: 'io.modelcontextprotocol/protocolVersion',
-  clientInfo: 'io.modelcontextprotocol/clientInfo',
-  capabilities: 'io.modelcontextprotocol/clientCapabilities',
-  logLevel: 'io.modelcontextprotocol/logLevel',
-  serverInfo: 'io.modelcontextprotocol/serverInfo',
-} as const;
 
 /** Only these methods may answer `input_required` (MRTR). */
 const MAY_ASK_FOR_INPUT = new Set(['tools/call', 'prompts/get', 'resources/read']);
@@ -264,7 +257,9 @@ export class StatelessDialect implements Dialect {
       return { kind: 'failure', error: fromJsonRpcError(response.error, context) };
     const result = response.result;
     const kind = result['resultType'];
-    if (kind === undefined || kind === 'complete') return { kind: 'complete', result };
+    if (kind === undefined || kind === 'complete') {
+      return { kind: 'complete', result: protocolResult(result) };
+    }
     if (kind === 'input_required' && MAY_ASK_FOR_INPUT.has(operation.method)) {
       const requests = isObject(result['inputRequests']) ? result['inputRequests'] : {};
       const state = result['requestState'];

@@ -13,6 +13,7 @@ import {
   type Outcome,
   type PendingHandle,
 } from '../../outcome.ts';
+import { protocolResult } from './meta.ts';
 
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 
@@ -44,7 +45,7 @@ export function taskOutcome(
     case 'completed': {
       const final = result['result'];
       return isObject(final)
-        ? { kind: 'complete', result: final }
+        ? { kind: 'complete', result: protocolResult(final) }
         : malformedResult('a completed task without its result', result, where);
     }
     case 'failed':
