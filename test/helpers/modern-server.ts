@@ -124,7 +124,11 @@ export function modernServer(options: ModernServerOptions = {}): RequestHandler[
         case 'server/discover':
           return result(message.id, {
             supportedVersions: versions,
-            capabilities: { tools: { listChanged: true }, resources: { subscribe: true } },
+            capabilities: {
+              tools: { listChanged: true },
+              resources: { subscribe: true },
+              logging: {},
+            },
             instructions: 'a modern test server',
             ttlMs: ttl,
             cacheScope: 'public',

@@ -145,7 +145,7 @@ describe.each(['stateless', 'stateful'] as const)('mcp-lite (%s)', (mode) => {
     ]);
   });
 
-  test('declares neither completions nor logging, and refuses completion with a typed error', async () => {
+  test('declares neither completions nor logging: the client refuses both without a request', async () => {
     await using server = await startMcpLiteServer(mode);
     await using client = createMcpClient(server.url, NEWEST);
     await client.connect();
@@ -156,7 +156,16 @@ describe.each(['stateless', 'stateful'] as const)('mcp-lite (%s)', (mode) => {
     });
     await expect(
       client.complete({ type: 'ref/prompt', name: 'greet' }, { name: 'name', value: 'A' }),
-    ).rejects.toMatchObject({ code: 'JSON_RPC', rpcCode: -32603, method: 'completion/complete' });
+    ).rejects.toMatchObject({
+      name: 'MissingCapabilityError',
+      side: 'server',
+      capability: 'completions',
+      method: 'completion/complete',
+    });
+    await expect(client.setLoggingLevel('debug')).rejects.toMatchObject({
+      side: 'server',
+      capability: 'logging',
+    });
   });
 
   test('close() leaves no socket or timer behind', async () => {

@@ -6,8 +6,8 @@ import {
   createMcpClient,
   InputRequiredError,
   JsonRpcError,
+  MissingCapabilityError,
   MoreResourceRequiredError,
-  NotSupportedError,
   ToolNotFoundError,
 } from '@toolwire/client';
 import { startReferenceServer } from '@toolwire/reference-server';
@@ -219,11 +219,16 @@ describe('JSON-RPC errors (§4.4)', () => {
   );
 });
 
-test('MCP-lite has tools only: empty lists for the rest, NotSupportedError for reads', async () => {
+test('MCP-lite has tools only: empty lists for the rest, MissingCapabilityError for reads', async () => {
   await using lite = await liteServer();
   expect(await lite.client.listResources()).toEqual([]);
   expect(await lite.client.listPrompts()).toEqual([]);
-  await expect(lite.client.readResource('file:///x')).rejects.toBeInstanceOf(NotSupportedError);
+  await expect(lite.client.readResource('file:///x')).rejects.toMatchObject({
+    name: 'MissingCapabilityError',
+    capability: 'resources',
+  });
+  await expect(lite.client.setLoggingLevel('debug')).rejects.toBeInstanceOf(MissingCapabilityError);
   await lite.client.ping();
-  await lite.client.setLoggingLevel('debug');
+  // Discovery only (the ping is answered from its listing): nothing was asked for the rest.
+  expect(lite.server.log.map((entry) => entry.path)).toEqual(['/mcp-lite/v1/listtools']);
 });

@@ -30,6 +30,7 @@ import { isObject, type JsonObject, RpcCode } from './jsonrpc.ts';
 import { type ClientOptions, type ResolvedOptions, resolveOptions } from './options.ts';
 import type { CallStatus } from './redeem.ts';
 import { checkStructuredContent, toCallToolResult } from './results.ts';
+import { undeclared } from './server-capabilities.ts';
 import { streamOf, type ToolStreamEvent } from './tool-stream.ts';
 import { Agent, createAgentOptions } from './transport/http.ts';
 import type {
@@ -456,6 +457,12 @@ export class McpClient implements AsyncDisposable {
     this.#calls.add(deadline);
     try {
       const dialect = this.#dialect ?? (await this.#connected(options, deadline));
+      if ('operation' in call) {
+        const capabilities = dialect.server.capabilities;
+        const gap = undeclared(call.operation.method, capabilities, { url: this.url, ...where });
+        if (gap && 'error' in gap) throw gap.error;
+        if (gap) return gap.result;
+      }
       if ('handle' in call && call.handle.dialect !== dialect.name) {
         throw new TypeError(
           `the handle was issued in the ${call.handle.dialect} dialect, this client speaks ${dialect.name}`,

@@ -204,18 +204,65 @@ export class HeaderMismatchError extends JsonRpcError {
   }
 }
 
-/** -32021: the server needs a client capability the client did not declare. */
-export class MissingCapabilityError extends JsonRpcError {
+/**
+ * A capability one side needs and the other did not declare. `side: 'server'`: the server did
+ * not declare what the operation needs (`capability`: `prompts`, `resources.subscribe`, ...), and
+ * nothing was sent. `side: 'client'`: the server refused a call with -32021, naming in
+ * `requiredCapabilities` the client capabilities it needs (register the matching handler).
+ */
+export class MissingCapabilityError extends McpError {
   override readonly name = 'MissingCapabilityError';
-  /** What the server asked for (`data.requiredCapabilities`). */
+  /** Whose declaration lacks the capability. */
+  readonly side: 'server' | 'client';
+  /** The capability, as a dotted path of the capabilities object, when one is named. */
+  readonly capability: string | undefined;
+  /** What the server asked for (`data.requiredCapabilities`), on the client side. */
   readonly requiredCapabilities: unknown;
-  constructor(serverMessage: string, options: JsonRpcErrorOptions = {}) {
-    super(-32021, serverMessage, options, 'MISSING_CAPABILITY');
+  /** -32021 when the server refused the call, undefined when nothing was sent. */
+  readonly rpcCode: number | undefined;
+  readonly data: unknown;
+
+  /** The server refused with -32021: it needs a client capability the client did not declare. */
+  static fromServer(
+    serverMessage: string,
+    options: JsonRpcErrorOptions = {},
+  ): MissingCapabilityError {
     const data = options.data;
-    this.requiredCapabilities =
+    const required =
       typeof data === 'object' && data !== null
         ? (data as { requiredCapabilities?: unknown }).requiredCapabilities
         : undefined;
+    const named = typeof required === 'object' && required !== null ? Object.keys(required) : [];
+    return new MissingCapabilityError(
+      'client',
+      named.length > 0 ? named.join(', ') : undefined,
+      `the server needs a client capability the client did not declare: server error -32021 "${serverMessage}"`,
+      { ...options, rpcCode: -32021, requiredCapabilities: required },
+    );
+  }
+
+  /** The server did not declare `capability`, which the operation needs; nothing was sent. */
+  static ofServer(capability: string, options: McpErrorOptions = {}): MissingCapabilityError {
+    return new MissingCapabilityError(
+      'server',
+      capability,
+      `the server did not declare the ${capability} capability`,
+      options,
+    );
+  }
+
+  private constructor(
+    side: 'server' | 'client',
+    capability: string | undefined,
+    message: string,
+    options: JsonRpcErrorOptions & { rpcCode?: number; requiredCapabilities?: unknown },
+  ) {
+    super('MISSING_CAPABILITY', message, options);
+    this.side = side;
+    this.capability = capability;
+    this.requiredCapabilities = options.requiredCapabilities;
+    this.rpcCode = options.rpcCode;
+    this.data = options.data;
   }
 }
 
@@ -231,13 +278,13 @@ export class ResourceNotFoundError extends JsonRpcError {
 export function fromJsonRpcError(
   error: { code: number; message: string; data?: unknown },
   context: ErrorContext,
-): JsonRpcError {
+): JsonRpcError | MissingCapabilityError {
   const options = { ...context, data: error.data };
   switch (error.code) {
     case -32020:
       return new HeaderMismatchError(error.message, options);
     case -32021:
-      return new MissingCapabilityError(error.message, options);
+      return MissingCapabilityError.fromServer(error.message, options);
     case -32042:
       return new UrlElicitationRequiredError(error.message, options);
     case -32002:

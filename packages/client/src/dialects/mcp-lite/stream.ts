@@ -10,6 +10,7 @@ import {
   fromJsonRpcError,
   JsonRpcError,
   MalformedMessageError,
+  type McpError,
   StreamTruncatedError,
 } from '../../errors.ts';
 import { isObject, type JsonObject } from '../../jsonrpc.ts';
@@ -32,9 +33,7 @@ export interface StreamContext {
 }
 
 /** The result the stream adds up to, or the server's error. */
-export type Streamed =
-  | { kind: 'result'; result: JsonObject }
-  | { kind: 'error'; error: JsonRpcError };
+export type Streamed = { kind: 'result'; result: JsonObject } | { kind: 'error'; error: McpError };
 
 const INTERNAL_ERROR = -32603;
 
@@ -114,7 +113,7 @@ function parse(data: string, where: ErrorContext): unknown {
  * The server's error: a JSON-RPC error object, bare or under `error`; anything else is kept as
  * the message of an internal error.
  */
-function streamError(data: string, where: ErrorContext): JsonRpcError {
+function streamError(data: string, where: ErrorContext): McpError {
   let value: unknown;
   try {
     value = JSON.parse(data);
