@@ -132,9 +132,16 @@ export class HttpStatusError extends McpError {
   override readonly name = 'HttpStatusError';
   /** How long the server asked us to wait (`Retry-After`), when it said. */
   readonly retryAfterMs: number | undefined;
-  constructor(status: number, options: McpErrorOptions & { retryAfterMs?: number | undefined }) {
-    super('HTTP_STATUS', `server answered HTTP ${status}`, { ...options, status });
+  /** The first line of a plain-text body: often the fix ("Access is only allowed at ..."). */
+  readonly reason: string | undefined;
+  constructor(
+    status: number,
+    options: McpErrorOptions & { retryAfterMs?: number | undefined; reason?: string | undefined },
+  ) {
+    const said = options.reason ? ` "${options.reason}"` : '';
+    super('HTTP_STATUS', `server answered HTTP ${status}${said}`, { ...options, status });
     this.retryAfterMs = options.retryAfterMs;
+    this.reason = options.reason;
   }
 }
 
@@ -299,13 +306,17 @@ export function fromJsonRpcError(
 export class UnsupportedServerError extends McpError {
   override readonly name = 'UnsupportedServerError';
   readonly probes: readonly string[];
-  constructor(probes: readonly string[], options: McpErrorOptions = {}) {
+  /** What to try instead, when the probes point at it (every one a 404: a wrong path). */
+  readonly hint: string | undefined;
+  constructor(probes: readonly string[], options: McpErrorOptions & { hint?: string | undefined } = {}) {
+    const hint = options.hint ? `. ${options.hint}` : '';
     super(
       'UNSUPPORTED_SERVER',
-      `no protocol the client speaks answered (${probes.join('; ')})`,
+      `no protocol the client speaks answered (${probes.join('; ')})${hint}`,
       options,
     );
     this.probes = probes;
+    this.hint = options.hint;
   }
 }
 

@@ -275,7 +275,18 @@ async function otherDialects(
   }
   const lite = liteTried ? [] : await liteProbe(config, events, deadline);
   if (!Array.isArray(lite)) return lite;
-  throw new UnsupportedServerError([...all, ...lite], { url, cause });
+  const tried = [...all, ...lite];
+  throw new UnsupportedServerError(tried, { url, cause, hint: wrongPathHint(url, tried) });
+}
+
+/** Every probe a 404: nothing is served at this path. Say where MCP servers usually are. */
+function wrongPathHint(url: string, probes: string[]): string | undefined {
+  if (probes.length === 0 || !probes.every((probe) => /HTTP 404\b/.test(probe))) return undefined;
+  const { origin, pathname } = new URL(url);
+  return (
+    `Nothing is served at ${pathname}: every path above answered 404. MCP servers usually ` +
+    `listen at ${origin}/mcp (Streamable HTTP) or ${origin}/sse (HTTP+SSE)`
+  );
 }
 
 /** A legacy verdict kept for this URL: used when it still works, dropped when it does not. */

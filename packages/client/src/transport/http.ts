@@ -183,6 +183,21 @@ export function abandon(response: HttpResponse): void {
 }
 
 const MAX_EXCERPT = 200;
+const MAX_REASON = 160;
+
+/**
+ * The first line of a plain-text error body, which often names the fix ("Access is only allowed
+ * at localhost:8931"). Markup and JSON are left to `bodyExcerpt`: their first line says nothing.
+ */
+export function reasonOf(mediaType: string, text: string): string | undefined {
+  if (mediaType !== 'text/plain' && mediaType !== '') return undefined;
+  const line = text
+    .split(/\r?\n/, 8)
+    .map((part) => part.trim())
+    .find((part) => part !== '');
+  if (!line || /^[<{[]/.test(line)) return undefined;
+  return line.length > MAX_REASON ? `${line.slice(0, MAX_REASON)}…` : line;
+}
 
 export function excerpt(text: string): string {
   return text.length > MAX_EXCERPT ? `${text.slice(0, MAX_EXCERPT)}…` : text;
@@ -218,6 +233,7 @@ export function statusError(
   const status = response.status;
   return new HttpStatusError(status, {
     ...context,
+    reason: reasonOf(response.mediaType, text),
     bodyExcerpt: excerpt(text),
     retryAfterMs: parseRetryAfter(response.header('retry-after')),
     retryable: status === 408 || status === 429 || status >= 500,
