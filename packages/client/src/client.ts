@@ -17,10 +17,13 @@ import { Deadline } from './deadline.ts';
 import type { Dialect, Operation, Progress } from './dialects/dialect.ts';
 import {
   ClientClosedError,
+  type ErrorContext,
   HeaderMismatchError,
   JsonRpcError,
   MalformedMessageError,
   ToolNotFoundError,
+  typedError,
+  usageError,
 } from './errors.ts';
 import { type ClientEvents, EventHub } from './events.ts';
 import { Responder } from './handlers/responder.ts';
@@ -39,6 +42,7 @@ import type {
   CompletionReference,
   ContentBlock,
   GetPromptResult,
+  JsonSchema,
   LoggingLevel,
   Prompt,
   ReadResourceResult,
@@ -159,7 +163,11 @@ export class McpClient implements AsyncDisposable {
 
   /** Connects now rather than on first use. Safe to call more than once. */
   async connect(options: RequestOptions = {}): Promise<void> {
-    await this.#connected(options);
+    try {
+      await this.#connected(options);
+    } catch (error) {
+      throw typedError(error, { url: this.url, method: 'initialize' });
+    }
   }
 
   /** Subscribes to server notifications; returns the function that unsubscribes. */
@@ -236,9 +244,7 @@ export class McpClient implements AsyncDisposable {
         );
       } else throw error;
     }
-    const result = toCallToolResult(raw, context);
-    if (!result.pending) checkStructuredContent(result, tool?.outputSchema, context);
-    return result;
+    return finished(raw, (result) => (result.pending ? undefined : tool?.outputSchema), context);
   }
 
   /**
@@ -249,14 +255,12 @@ export class McpClient implements AsyncDisposable {
   async redeem(handle: CallHandle, options: CallToolOptions = {}): Promise<CallToolResult> {
     const checked = checkHandle(handle);
     if (checked.url !== this.url) {
-      throw new TypeError(`the handle belongs to ${checked.url}, this client to ${this.url}`);
+      throw usageError(`the handle belongs to ${checked.url}, this client to ${this.url}`);
     }
     const raw = await this.#request({ handle: checked }, options);
     const context = { url: this.url, method: 'tools/call', tool: checked.tool };
-    const result = toCallToolResult(raw, context);
     const tool = await this.#toolNamed(checked.tool, options);
-    checkStructuredContent(result, tool?.outputSchema, context);
-    return result;
+    return finished(raw, () => tool?.outputSchema, context);
   }
 
   /**
@@ -464,7 +468,7 @@ export class McpClient implements AsyncDisposable {
         if (gap) return gap.result;
       }
       if ('handle' in call && call.handle.dialect !== dialect.name) {
-        throw new TypeError(
+        throw usageError(
           `the handle was issued in the ${call.handle.dialect} dialect, this client speaks ${dialect.name}`,
         );
       }
@@ -478,6 +482,8 @@ export class McpClient implements AsyncDisposable {
       }
       if (onPartial) context.onPartial = onPartial;
       return await runCall(dialect, call, context, this.#input);
+    } catch (error) {
+      throw typedError(error, { url: this.url, ...where });
     } finally {
       this.#calls.delete(deadline);
     }
@@ -558,6 +564,24 @@ export class McpClient implements AsyncDisposable {
 /** Creates a client. Nothing is sent until the first call (or `connect()`). */
 export function createMcpClient(url: string | URL, options?: ClientOptions): McpClient {
   return new McpClient(url, options);
+}
+
+/**
+ * A tool call's raw result, checked and validated against the schema `schemaOf` picks. Whatever
+ * goes wrong in here leaves as a toolwire error: the server has already run the call.
+ */
+function finished(
+  raw: JsonObject,
+  schemaOf: (result: CallToolResult) => JsonSchema | undefined,
+  context: ErrorContext,
+): CallToolResult {
+  try {
+    const result = toCallToolResult(raw, context);
+    checkStructuredContent(result, schemaOf(result), context);
+    return result;
+  } catch (error) {
+    throw typedError(error, context);
+  }
 }
 
 function expectArray(result: JsonObject, key: string, method: string, url: string): JsonObject {

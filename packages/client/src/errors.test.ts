@@ -5,6 +5,7 @@ import {
   ContentTypeError,
   HttpStatusError,
   InputRequiredError,
+  InternalError,
   isMcpError,
   JsonRpcError,
   MalformedMessageError,
@@ -16,7 +17,9 @@ import {
   TimeoutError,
   ToolNotFoundError,
   TransportError,
+  typedError,
   UnsupportedVersionError,
+  usageError,
 } from './errors.ts';
 
 const every: Array<[string, McpError]> = [
@@ -33,6 +36,7 @@ const every: Array<[string, McpError]> = [
   ['SESSION_EXPIRED', new SessionExpiredError()],
   ['INPUT_REQUIRED', new InputRequiredError(['elicitation/create'])],
   ['TIMEOUT', new TimeoutError(100)],
+  ['INTERNAL', new InternalError(new Error('bug'))],
   ['ABORTED', new AbortedError()],
   ['CLIENT_CLOSED', new ClientClosedError()],
 ];
@@ -113,5 +117,24 @@ describe('isMcpError', () => {
     expect(isMcpError({ code: 'TIMEOUT', retryable: true })).toBe(false);
     expect(isMcpError(null)).toBe(false);
     expect(isMcpError('TIMEOUT')).toBe(false);
+  });
+});
+
+describe('typedError: what may leave a public method', () => {
+  it('passes toolwire errors and TypeErrors the caller caused through as they are', () => {
+    const timeout = new TimeoutError(100);
+    expect(typedError(timeout, {})).toBe(timeout);
+    const misuse = usageError('the handle belongs to another client');
+    expect(typedError(misuse, {})).toBe(misuse);
+  });
+
+  it('turns anything else into an InternalError carrying it, with the context', () => {
+    const bug = new TypeError('Class constructor Ajv2020 cannot be invoked without new');
+    const typed = typedError(bug, { url: 'http://x/mcp', method: 'tools/call', tool: 'add' });
+    expect(typed).toBeInstanceOf(InternalError);
+    expect(isMcpError(typed)).toBe(true);
+    expect(typed).toMatchObject({ code: 'INTERNAL', cause: bug, tool: 'add' });
+    expect((typed as Error).message).toContain('TypeError: Class constructor Ajv2020');
+    expect(typedError('a string thrown', {})).toBeInstanceOf(InternalError);
   });
 });

@@ -50,7 +50,8 @@ export type McpErrorCode =
   | 'TASK_CANCELLED'
   | 'TIMEOUT'
   | 'ABORTED'
-  | 'CLIENT_CLOSED';
+  | 'CLIENT_CLOSED'
+  | 'INTERNAL';
 
 interface McpErrorOptions extends ErrorContext {
   cause?: unknown;
@@ -308,7 +309,10 @@ export class UnsupportedServerError extends McpError {
   readonly probes: readonly string[];
   /** What to try instead, when the probes point at it (every one a 404: a wrong path). */
   readonly hint: string | undefined;
-  constructor(probes: readonly string[], options: McpErrorOptions & { hint?: string | undefined } = {}) {
+  constructor(
+    probes: readonly string[],
+    options: McpErrorOptions & { hint?: string | undefined } = {},
+  ) {
     const hint = options.hint ? `. ${options.hint}` : '';
     super(
       'UNSUPPORTED_SERVER',
@@ -486,6 +490,35 @@ export class ClientClosedError extends McpError {
   constructor(options: McpErrorOptions = {}) {
     super('CLIENT_CLOSED', 'client is closed', options);
   }
+}
+
+/**
+ * Something failed that toolwire has no name for: a bug, reported here rather than escaping as a
+ * plain TypeError. `cause` is the original error. Please report it.
+ */
+export class InternalError extends McpError {
+  override readonly name = 'InternalError';
+  constructor(cause: unknown, options: McpErrorOptions = {}) {
+    const detail = cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause);
+    super('INTERNAL', `toolwire failed unexpectedly (${detail})`, { ...options, cause });
+  }
+}
+
+const usage = Symbol.for('toolwire.usage');
+
+/** A TypeError the caller caused (a handle for another URL, say): thrown as it is. */
+export function usageError(message: string): TypeError {
+  return Object.assign(new TypeError(message), { [usage]: true });
+}
+
+/**
+ * What may leave a public method: a toolwire error, or a TypeError the caller caused. Anything
+ * else is a bug, and becomes an InternalError carrying it.
+ */
+export function typedError(error: unknown, context: ErrorContext): unknown {
+  if (isMcpError(error)) return error;
+  if (error instanceof TypeError && (error as { [usage]?: boolean })[usage]) return error;
+  return new InternalError(error, context);
 }
 
 /**

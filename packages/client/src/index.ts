@@ -26,6 +26,7 @@ export {
   HttpStatusError,
   InputRequiredError,
   InputRoundsExceededError,
+  InternalError,
   isMcpError,
   JsonRpcError,
   MalformedMessageError,
