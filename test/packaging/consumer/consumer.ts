@@ -1,0 +1,35 @@
+/**
+ * Type-checked in the packed project with `tsc` under nodenext and bundler resolution: the
+ * published types are found through `exports` and say what the code does.
+ */
+import { mcpTools } from '@toolwire/ai-sdk';
+import {
+  type CallToolResult,
+  createMcpClient,
+  isMcpError,
+  type McpClient,
+  OutputValidationError,
+} from '@toolwire/client';
+import { mcpStructuredTools } from '@toolwire/langchain';
+import { elicitationInterrupt } from '@toolwire/langchain/langgraph';
+import { startReferenceServer } from '@toolwire/reference-server';
+import type { ToolSet } from 'ai';
+
+export async function main(): Promise<number | undefined> {
+  const server = await startReferenceServer();
+  const client: McpClient = createMcpClient(server.url, { onElicitation: elicitationInterrupt() });
+  try {
+    const result: CallToolResult = await client.callTool('add', { a: 2, b: 3 });
+    const tools: ToolSet = await mcpTools(client);
+    const structured = await mcpStructuredTools(client);
+    const sum = (result.structuredContent as { sum: number } | undefined)?.sum;
+    return sum === undefined ? structured.length + Object.keys(tools).length : sum;
+  } catch (error) {
+    if (error instanceof OutputValidationError) return error.problems.length;
+    if (isMcpError(error)) return undefined;
+    throw error;
+  } finally {
+    await client.close();
+    await server.close();
+  }
+}
