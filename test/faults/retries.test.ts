@@ -7,6 +7,7 @@ import { AbortedError, createMcpClient, HttpStatusError, TransportError } from '
 import { HttpResponse } from 'msw';
 import { expect, test } from 'vitest';
 import { CUT, mcpServer, result, startFaultServer } from '../helpers/fault-server.ts';
+import { waitFor } from '../helpers/wait-for.ts';
 
 const fast = { retry: { minDelayMs: 1, maxDelayMs: 5 } };
 const done = (id: string | number | undefined) =>
@@ -160,7 +161,8 @@ test('aborting during a backoff wait rejects at once with AbortedError', async (
   await using client = createMcpClient(server.url);
   const controller = new AbortController();
   const call = client.callTool('unsafe', {}, { signal: controller.signal });
-  await new Promise((resolve) => setTimeout(resolve, 100));
+  // The 503 is in and the client is waiting out its Retry-After of 10 s.
+  await waitFor(() => server.callsOf('tools/call').length === 1);
   controller.abort(new Error('user gave up'));
   const error = await call.catch((e: unknown) => e);
   expect(error).toBeInstanceOf(AbortedError);

@@ -86,8 +86,11 @@ describe('2025-11-25 tasks on the official 1.x server', () => {
     const cancels = () => server.methods.filter((method) => method === 'tasks/cancel').length;
     const cancelledBefore = cancels();
     await using client = createMcpClient(server.url, { listen: false, handles });
+    // Connected and listed first: the deadline below is the task's alone, with room for a loaded
+    // machine to create it, and none for the task to finish.
+    await client.listTools();
     const error = await client
-      .callTool('delay', { ms: 600 }, { timeoutMs: 100, maxTimeoutMs: 200 })
+      .callTool('delay', { ms: 4_000 }, { timeoutMs: 1_000, maxTimeoutMs: 1_500 })
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(TimeoutError);
     const [handle] = handles.list();
@@ -96,7 +99,7 @@ describe('2025-11-25 tasks on the official 1.x server', () => {
     expect(cancels()).toBe(cancelledBefore);
 
     const result = await client.redeem(JSON.parse(JSON.stringify(handle)));
-    expect(result.content).toEqual([{ type: 'text', text: 'waited 600 ms' }]);
+    expect(result.content).toEqual([{ type: 'text', text: 'waited 4000 ms' }]);
     expect(handles.list()).toEqual([]);
   });
 });

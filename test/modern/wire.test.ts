@@ -322,6 +322,36 @@ test('-32022 listing no revision the client speaks is a typed UnsupportedVersion
   });
 });
 
+test('-32022 naming the revision a request carried is tried once more: concurrent requests may all be refused while one switches', async () => {
+  let refusals = 0;
+  const refuseFirstTwo = (message: { id?: string | number; method?: string }) => {
+    if (message.method !== 'tools/call' || refusals >= 2) return undefined;
+    refusals += 1;
+    return HttpResponse.json(
+      {
+        jsonrpc: '2.0',
+        id: message.id,
+        error: {
+          code: -32022,
+          message: 'Unsupported protocol version',
+          data: { supported: ['2026-07-28'], requested: '2026-07-28' },
+        },
+      },
+      { status: 400 },
+    );
+  };
+  await using server = await startFaultServer(modernServer({ override: refuseFirstTwo }));
+  await using client = createMcpClient(server.url, { ...options(), listen: false });
+  await client.listTools();
+  // Both calls go out before either refusal is back; each is sent again, once.
+  const [first, second] = await Promise.all([
+    client.callTool('echo', { text: 'a' }),
+    client.callTool('echo', { text: 'b' }),
+  ]);
+  expect([first.isError, second.isError]).toEqual([false, false]);
+  expect(server.callsOf('tools/call')).toHaveLength(4);
+});
+
 test('aborting a call closes its stream and sends no notification', async () => {
   await using server = await startFaultServer(
     modernServer({

@@ -18,6 +18,7 @@ import {
 import {
   isObject,
   type JsonObject,
+  type JsonRpcFailure,
   type JsonRpcRequest,
   type JsonRpcResponse,
   metaOf,
@@ -94,10 +95,16 @@ export class StatelessDialect implements Dialect {
 
   async send(operation: Operation, context: SendContext): Promise<Outcome> {
     let response = await this.#exchange(operation, context);
-    // The server speaks another modern revision we also speak: switch to it and ask again, once.
-    if ('error' in response && response.error.code === UNSUPPORTED_VERSION) {
+    // The server speaks a modern revision we also speak: ask again in it, once. It may be the one
+    // this request carried: another request switched first, or the server contradicts itself;
+    // either way one more try is cheap and a second refusal is final.
+    if (refusesVersion(response)) {
       const next = commonVersion(response.error.data, this.#config.versions);
-      if (!next || next === this.#version) {
+      if (next) {
+        this.#version = next;
+        response = await this.#exchange(operation, context);
+      }
+      if (refusesVersion(response)) {
         const theirs = isObject(response.error.data) ? response.error.data['supported'] : undefined;
         throw new UnsupportedVersionError(
           Array.isArray(theirs) ? theirs.join(', ') : '(not said)',
@@ -112,8 +119,6 @@ export class StatelessDialect implements Dialect {
           },
         );
       }
-      this.#version = next;
-      response = await this.#exchange(operation, context);
     }
     return this.#outcome(response, operation);
   }
@@ -404,6 +409,10 @@ export async function answerOf(
       if (incoming.kind === 'notification') notify(incoming.message);
     },
   });
+}
+
+function refusesVersion(response: JsonRpcResponse): response is JsonRpcFailure {
+  return 'error' in response && response.error.code === UNSUPPORTED_VERSION;
 }
 
 /** The newest revision both sides speak, from a server's list of supported versions. */
