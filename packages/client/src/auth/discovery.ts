@@ -132,21 +132,24 @@ export async function discoverIssuer(
       signal: context.signal,
     });
     if (response.status !== 200) continue;
+    const copy = response.clone();
     try {
       const metadata = await oauth.processDiscoveryResponse(issuerUrl, response);
       return { issuer: metadata.issuer, metadata: metadata as unknown as JsonObject };
     } catch (error) {
-      if (
+      const mismatch =
         error instanceof oauth.OperationProcessingError &&
-        error.code === oauth.JSON_ATTRIBUTE_COMPARISON
-      ) {
-        throw new AuthorizationError(
-          'issuer_mismatch',
-          `the metadata at ${url} is for another issuer than ${issuer}`,
-          { url: context.serverUrl.href },
-        );
-      }
-      // Not a metadata document (HTML, say): try the next URL.
+        error.code === oauth.JSON_ATTRIBUTE_COMPARISON;
+      if (!mismatch) continue; // Not a metadata document (HTML, say): try the next URL.
+      // A 2025-03-26 server's metadata sits at its own root, and may name an issuer under a path
+      // of that same origin: the document came from the server itself, so that issuer stands.
+      const metadata = legacy ? await sameOriginMetadata(copy, issuerUrl) : undefined;
+      if (metadata) return { issuer: metadata['issuer'] as string, metadata };
+      throw new AuthorizationError(
+        'issuer_mismatch',
+        `the metadata at ${url} is for another issuer than ${issuer}`,
+        { url: context.serverUrl.href },
+      );
     }
   }
   if (legacy) {
@@ -168,6 +171,17 @@ export async function discoverIssuer(
     `no authorization server metadata found for ${issuer}`,
     { url: context.serverUrl.href },
   );
+}
+
+async function sameOriginMetadata(response: Response, base: URL): Promise<JsonObject | undefined> {
+  const metadata = (await response.json()) as JsonObject;
+  const issuer = metadata['issuer'];
+  if (typeof issuer !== 'string') return undefined;
+  try {
+    return new URL(issuer).origin === base.origin ? metadata : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A JSON object from a GET, or undefined for anything else (a 404, HTML, a broken body). */

@@ -92,18 +92,18 @@ async function register(
     application_type: context.options.applicationType ?? applicationType(redirectUri),
   };
   if (redirectUri !== undefined) metadata['redirect_uris'] = [redirectUri];
-  let client: oauth.OmitSymbolProperties<oauth.Client>;
+  let client: JsonObject;
   try {
     const response = await oauth.dynamicClientRegistrationRequest(
       as,
       metadata as Partial<oauth.Client>,
       requestOptions(new URL(as.registration_endpoint), context),
     );
-    client = await oauth.processDynamicClientRegistrationResponse(response);
+    client = await registrationAnswer(response, context.serverUrl.href);
   } catch (error) {
     throw oauthFailure(error, 'registration', context.serverUrl.href);
   }
-  const record: ClientRecord = { clientId: client.client_id, source: 'dynamic' };
+  const record: ClientRecord = { clientId: client['client_id'] as string, source: 'dynamic' };
   const secret = client['client_secret'];
   if (typeof secret === 'string') record.clientSecret = secret;
   const method = client['token_endpoint_auth_method'];
@@ -111,6 +111,34 @@ async function register(
     typeof method === 'string' ? method : record.clientSecret ? 'client_secret_basic' : 'none';
   if (redirectUri !== undefined) record.redirectUri = redirectUri;
   return record;
+}
+
+/**
+ * A registration answer, read as leniently as is safe: a client id is all it must carry (many
+ * servers leave out fields RFC 7591 asks for, such as `client_secret_expires_at`).
+ */
+async function registrationAnswer(response: Response, url: string): Promise<JsonObject> {
+  let body: unknown;
+  try {
+    body = await response.json();
+  } catch {
+    body = undefined;
+  }
+  const answer = (typeof body === 'object' && body !== null ? body : {}) as JsonObject;
+  if (response.status !== 200 && response.status !== 201) {
+    const error = typeof answer['error'] === 'string' ? answer['error'] : undefined;
+    const description =
+      typeof answer['error_description'] === 'string' ? `: ${answer['error_description']}` : '';
+    throw new AuthorizationError(
+      'refused',
+      `registration failed with ${error ?? `HTTP ${response.status}`}${description}`,
+      { url, oauthError: error, status: response.status },
+    );
+  }
+  if (typeof answer['client_id'] !== 'string' || answer['client_id'] === '') {
+    throw new AuthorizationError('refused', 'registration answered without a client_id', { url });
+  }
+  return answer;
 }
 
 function identityOf(record: ClientRecord, as: oauth.AuthorizationServer): ClientIdentity {
@@ -125,7 +153,7 @@ function identityOf(record: ClientRecord, as: oauth.AuthorizationServer): Client
       (method !== 'client_secret_basic' &&
         as.token_endpoint_auth_methods_supported?.includes('client_secret_post'))
         ? oauth.ClientSecretPost(secret)
-        : oauth.ClientSecretBasic(secret),
+        : basic(secret),
   };
 }
 
@@ -161,11 +189,24 @@ async function authenticate(
       }
       return method === 'client_secret_post'
         ? oauth.ClientSecretPost(given.clientSecret)
-        : oauth.ClientSecretBasic(given.clientSecret);
+        : basic(given.clientSecret);
     }
     default:
       return oauth.None();
   }
+}
+
+/**
+ * client_secret_basic. RFC 6749 §2.3.1 form-encodes the id and secret first; oauth4webapi also
+ * escapes the characters form encoding leaves alone (`-`, `.`, `_`...), which servers that do not
+ * decode (most of them) then refuse. Escaping only what must be escaped reads the same to a server
+ * that decodes and to one that does not, for every id and secret made of such characters.
+ */
+export function basic(secret: string): oauth.ClientAuth {
+  return (_as, client, _body, headers) => {
+    const credentials = `${encodeURIComponent(client.client_id)}:${encodeURIComponent(secret)}`;
+    headers.set('authorization', `Basic ${Buffer.from(credentials).toString('base64')}`);
+  };
 }
 
 /** WebCrypto import parameters for each JWS algorithm a client key may sign with. */
