@@ -111,7 +111,7 @@ export function authFor(scenario: string, context: JsonObject): OAuthOptions | u
         idp: {
           tokenEndpoint: text('idp_token_endpoint') ?? '',
           clientId: text('idp_client_id') ?? '',
-          ...(text('idp_issuer') ? { issuer: text('idp_issuer') } : {}),
+          ...(text('idp_issuer') === undefined ? {} : { issuer: text('idp_issuer') as string }),
           idToken,
         },
       },

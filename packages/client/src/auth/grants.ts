@@ -226,11 +226,12 @@ function grantOptions(context: GrantContext): oauth.ClientCredentialsGrantReques
   };
 }
 
-/** `resource` on every token request (RFC 8707); the scopes on a refresh, so none are dropped. */
+/**
+ * `resource` on every token request (RFC 8707). No `scope` on a code exchange or a refresh: the
+ * grant's own scopes stand (RFC 6749 §6), and asking for them again can only narrow or fail.
+ */
 function grantParameters(context: GrantContext): Record<string, string> {
-  const parameters: Record<string, string> = { resource: context.resource };
-  if (context.scopes.length > 0) parameters['scope'] = context.scopes.join(' ');
-  return parameters;
+  return { resource: context.resource };
 }
 
 /**

@@ -312,11 +312,12 @@ export class OAuthSession implements RequestGate {
     before: string[] | undefined,
     challenged?: string[],
   ): string[] {
-    const chosen =
+    const chosen = (
       this.#options.scopes ??
       (challenged
         ? [...new Set([...(before ?? []), ...challenged])]
-        : (challengedScopes(this.#challenge) ?? this.#where?.resource.scopesSupported ?? []));
+        : (challengedScopes(this.#challenge) ?? this.#where?.resource.scopesSupported ?? []))
+    ).filter((scope) => scope !== 'offline_access');
     const offline =
       !this.#options.grant &&
       this.#options.offlineAccess !== false &&
