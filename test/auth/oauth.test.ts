@@ -16,7 +16,7 @@ import {
   type TokenRecord,
 } from '@toolwire/client';
 import { startReferenceServer } from '@toolwire/reference-server';
-import { expect, test } from 'vitest';
+import { expect, test, vi } from 'vitest';
 import {
   type AuthorizationServer,
   startAuthorizationServer,
@@ -102,27 +102,27 @@ test('a bare 401 leads to discovery, registration, code + PKCE through authorize
 test('ten concurrent calls on an expired token make exactly one token request, and all succeed', async () => {
   await using world = await setup();
   const { as, server, store, auth } = world;
-  await using first = createMcpClient(server.url, { auth });
-  await first.callTool('echo', { text: 'first' });
-  // The token expired while nobody used it.
+  await using client = createMcpClient(server.url, { auth });
+  await client.callTool('echo', { text: 'first' });
   const tokens = (await storedTokens(store, as, server.url))!;
-  await store.set(authKeys.tokens(as.issuer, server.url), {
-    ...tokens,
-    expiresAt: Date.now() - 1_000,
-  });
   const before = as.tokenRequests.length;
-
-  await using second = createMcpClient(server.url, { auth });
-  const results = await Promise.all(
-    Array.from({ length: 10 }, (_, i) => second.callTool('echo', { text: `call ${i}` })),
-  );
-  expect(results.map((r) => r.content[0])).toEqual(
-    Array.from({ length: 10 }, (_, i) => ({ type: 'text', text: `call ${i}` })),
-  );
+  // An hour later (the clock alone: timers and sockets run as ever), the token has expired.
+  vi.useFakeTimers({ toFake: ['Date'] });
+  try {
+    vi.setSystemTime(Date.now() + 3_600_000);
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => client.callTool('echo', { text: `call ${i}` })),
+    );
+    expect(results.map((r) => r.content[0])).toEqual(
+      Array.from({ length: 10 }, (_, i) => ({ type: 'text', text: `call ${i}` })),
+    );
+  } finally {
+    vi.useRealTimers();
+  }
   const made = as.tokenRequests.slice(before);
   expect(made.map((r) => r.grantType)).toEqual(['refresh_token']);
   expect(made[0]!.refreshToken).toBe(tokens.refreshToken);
-  // The refresh token rotated; the user was asked once, at the start.
+  // The refresh token rotated, and was spent once: the user was asked once, at the start.
   const renewed = (await storedTokens(store, as, server.url))!;
   expect(renewed.refreshToken).not.toBe(tokens.refreshToken);
   expect(as.user.authorizations).toHaveLength(1);
