@@ -494,7 +494,8 @@ export class McpClient implements AsyncDisposable {
         };
       }
       if (onPartial) context.onPartial = onPartial;
-      if (options.headers) {
+      // A call's own headers, on its own requests only (not on the listing that looked it up).
+      if (options.headers && where.method === 'tools/call') {
         return await callHeaders.run({ ...options.headers }, () =>
           runCall(dialect, call, context, this.#input),
         );
