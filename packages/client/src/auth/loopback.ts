@@ -26,7 +26,8 @@ export interface LoopbackOptions {
 /** The `redirectUri` and `authorize` of the `auth` option, and `close` for a wait in progress. */
 export interface LoopbackAuthorization {
   redirectUri(): Promise<string>;
-  authorize: AuthorizeCallback;
+  /** An {@link AuthorizeCallback}: binds, shows the URL, resolves with the redirect received. */
+  authorize(url: URL, context: { signal: AbortSignal }): Promise<URL>;
   close(): Promise<void>;
 }
 
