@@ -122,6 +122,11 @@ test('ten concurrent calls on an expired token make exactly one token request, a
   const made = as.tokenRequests.slice(before);
   expect(made.map((r) => r.grantType)).toEqual(['refresh_token']);
   expect(made[0]!.refreshToken).toBe(tokens.refreshToken);
+  // The session outlived the new token: one initialize in all.
+  const initializes = server.log.filter(
+    (e) => (e.body as { method?: string })?.method === 'initialize',
+  );
+  expect(initializes).toHaveLength(1);
   // The refresh token rotated, and was spent once: the user was asked once, at the start.
   const renewed = (await storedTokens(store, as, server.url))!;
   expect(renewed.refreshToken).not.toBe(tokens.refreshToken);

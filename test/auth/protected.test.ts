@@ -99,6 +99,20 @@ test('a token function is asked before each request, and once more after a 401',
   expect(asked).toBe(requests.length);
 });
 
+test('a token function that throws is an AuthorizationError carrying what it threw', async () => {
+  await using server = await protectedServer();
+  const broken = new Error('vault is sealed');
+  await using client = createMcpClient(server.urls.modern, {
+    auth: () => {
+      throw broken;
+    },
+  });
+  const error = await client.listTools().catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(AuthorizationError);
+  expect((error as AuthorizationError).reason).toBe('callback_failed');
+  expect((error as AuthorizationError).cause).toBe(broken);
+});
+
 test('headers may be a function, asked per request; callTool headers go on that call only', async () => {
   await using server = await startReferenceServer();
   const seen: string[] = [];

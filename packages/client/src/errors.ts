@@ -667,7 +667,9 @@ export type AuthorizationFailure =
   /** The user or the authorization server denied the authorization (`oauthError` says how). */
   | 'denied'
   /** An interactive authorization is needed and no `authorize` callback was given. */
-  | 'interaction_required';
+  | 'interaction_required'
+  /** A callback of the application's (`authorize`, a token function, a provider) threw: `cause`. */
+  | 'callback_failed';
 
 /**
  * Authorization failed for good: the server still refuses, or the authorization server said no.

@@ -4,7 +4,7 @@
  * when the server refuses them. OAuth itself is loaded only when asked for.
  */
 import type { Dispatcher } from 'undici';
-import { AuthorizationError } from '../errors.ts';
+import { AuthorizationError, isMcpError, usageError } from '../errors.ts';
 import type { HttpRequest, HttpResponse, RequestGate } from '../transport/http.ts';
 import type { AuthOption, AuthProvider, OAuthOptions } from './types.ts';
 
@@ -60,9 +60,9 @@ function bearer(
   const retried = new WeakSet<HttpRequest>();
   return {
     async headers(request) {
-      const token = await source({ signal: request.signal });
+      const token = await ownCallback(() => source({ signal: request.signal }), request);
       if (typeof token !== 'string' || token === '') {
-        throw new TypeError('expected the `auth` token function to return a non-empty string');
+        throw usageError('expected the `auth` token function to return a non-empty string');
       }
       return { authorization: `Bearer ${token}` };
     },
@@ -84,16 +84,41 @@ function bearer(
 
 function provided(provider: AuthProvider): RequestGate {
   return {
-    headers: (request) => provider.headers(describe(request)),
+    headers: (request) => ownCallback(() => provider.headers(describe(request)), request),
     async refused(request, response) {
-      if (!provider.refused) return false;
-      return provider.refused({
-        ...describe(request),
-        status: response.status as 401 | 403,
-        header: (name) => response.header(name),
-      });
+      const { refused } = provider;
+      if (!refused) return false;
+      return ownCallback(
+        () =>
+          refused.call(provider, {
+            ...describe(request),
+            status: response.status as 401 | 403,
+            header: (name) => response.header(name),
+          }),
+        request,
+      );
     },
   };
+}
+
+/**
+ * Runs a callback of the application's: what it throws becomes an AuthorizationError carrying it
+ * (an abort stays the abort's own error).
+ */
+export async function ownCallback<T>(
+  callback: () => T | Promise<T>,
+  request: { url: string; signal: AbortSignal },
+): Promise<T> {
+  try {
+    return await callback();
+  } catch (error) {
+    if (request.signal.aborted) throw request.signal.reason;
+    if (isMcpError(error)) throw error;
+    throw new AuthorizationError('callback_failed', 'an auth callback of the application failed', {
+      url: request.url,
+      cause: error,
+    });
+  }
 }
 
 /** OAuth, imported on the first request: clients without it never load oauth4webapi. */
@@ -133,11 +158,11 @@ function isProvider(value: object): value is AuthProvider {
 export function checkAuth(auth: unknown): void {
   if (auth === undefined || typeof auth === 'function') return;
   if (typeof auth === 'string') {
-    if (auth === '') throw new TypeError('expected `auth` to be a non-empty token');
+    if (auth === '') throw usageError('expected `auth` to be a non-empty token');
     return;
   }
   if (typeof auth !== 'object' || auth === null) {
-    throw new TypeError('expected `auth` to be a token, a function, a provider or OAuth options');
+    throw usageError('expected `auth` to be a token, a function, a provider or OAuth options');
   }
   if (isProvider(auth)) return;
   const oauth = auth as OAuthOptions;
@@ -148,27 +173,27 @@ export function checkAuth(auth: unknown): void {
       typeof value !== 'function' &&
       (key === 'authorize' || typeof value !== 'string')
     ) {
-      throw new TypeError(
+      throw usageError(
         `expected \`auth.${key}\` to be a ${key === 'authorize' ? 'function' : 'string or a function'}`,
       );
     }
   }
   if ((oauth.authorize === undefined) !== (oauth.redirectUri === undefined)) {
-    throw new TypeError('expected `auth.authorize` and `auth.redirectUri` together');
+    throw usageError('expected `auth.authorize` and `auth.redirectUri` together');
   }
   const grant = oauth.grant;
   if (grant !== undefined) {
     const types = ['client_credentials', 'jwt_bearer', 'enterprise'];
     if (!types.includes((grant as { type?: string }).type ?? '')) {
-      throw new TypeError(`expected \`auth.grant.type\` to be one of ${types.join(', ')}`);
+      throw usageError(`expected \`auth.grant.type\` to be one of ${types.join(', ')}`);
     }
-    if (!oauth.client) throw new TypeError(`expected \`auth.client\` for the ${grant.type} grant`);
+    if (!oauth.client) throw usageError(`expected \`auth.client\` for the ${grant.type} grant`);
   }
   if (
     oauth.client !== undefined &&
     (typeof oauth.client.clientId !== 'string' || oauth.client.clientId === '')
   ) {
-    throw new TypeError('expected `auth.client.clientId` to be a non-empty string');
+    throw usageError('expected `auth.client.clientId` to be a non-empty string');
   }
   if (oauth.clientMetadataUrl !== undefined) {
     let url: URL | undefined;
@@ -176,17 +201,17 @@ export function checkAuth(auth: unknown): void {
       url = new URL(oauth.clientMetadataUrl);
     } catch {}
     if (url?.protocol !== 'https:' || url.pathname === '/') {
-      throw new TypeError('expected `auth.clientMetadataUrl` to be an https URL with a path');
+      throw usageError('expected `auth.clientMetadataUrl` to be an https URL with a path');
     }
   }
   const dpop = oauth.dpop;
   if (dpop !== undefined && dpop !== true && dpop !== false && dpop !== 'auto') {
-    throw new TypeError("expected `auth.dpop` to be true, false or 'auto'");
+    throw usageError("expected `auth.dpop` to be true, false or 'auto'");
   }
   if (
     oauth.maxStepUps !== undefined &&
     !(Number.isInteger(oauth.maxStepUps) && oauth.maxStepUps >= 0)
   ) {
-    throw new TypeError('expected `auth.maxStepUps` to be a whole number >= 0');
+    throw usageError('expected `auth.maxStepUps` to be a whole number >= 0');
   }
 }

@@ -5,9 +5,10 @@
  * exchange at the IdP for an ID-JAG, then a JWT bearer grant). Each returns a TokenRecord.
  */
 import * as oauth from 'oauth4webapi';
-import { AuthorizationError } from '../errors.ts';
+import { AuthorizationError, usageError } from '../errors.ts';
 import { type DiscoveryContext, requestOptions } from './discovery.ts';
 import { oauthFailure } from './failure.ts';
+import { ownCallback } from './gate.ts';
 import type { ClientIdentity } from './registration.ts';
 import type { TokenRecord } from './store.ts';
 import type { AssertionSource, AuthorizeCallback, MachineGrant } from './types.ts';
@@ -58,13 +59,16 @@ export async function authorizationCode(
   if (context.scopes.length > 0) query.set('scope', context.scopes.join(' '));
   if (context.dpop) query.set('dpop_jkt', await context.dpop.calculateThumbprint());
 
-  const answer = await authorize(url, { signal: context.signal });
+  const answer = await ownCallback(() => authorize(url, { signal: context.signal }), {
+    url: serverUrl.href,
+    signal: context.signal,
+  });
   context.signal.throwIfAborted();
   let redirect: URL;
   try {
     redirect = new URL(String(answer));
   } catch {
-    throw new TypeError('expected `authorize` to resolve with the URL the user was redirected to');
+    throw usageError('expected `authorize` to resolve with the URL the user was redirected to');
   }
   let parameters: URLSearchParams;
   try {
@@ -269,9 +273,12 @@ async function withDPoPNonce(
 }
 
 async function resolve(source: AssertionSource, signal: AbortSignal): Promise<string> {
-  const value = typeof source === 'function' ? await source({ signal }) : source;
+  const value =
+    typeof source === 'function'
+      ? await ownCallback(() => source({ signal }), { url: '', signal })
+      : source;
   if (typeof value !== 'string' || value === '') {
-    throw new TypeError('expected the assertion to be a non-empty string (a JWT)');
+    throw usageError('expected the assertion to be a non-empty string (a JWT)');
   }
   return value;
 }

@@ -5,6 +5,7 @@
  * aborted.
  */
 import type { Server } from 'node:http';
+import { usageError } from '../errors.ts';
 import type { AuthorizeCallback } from './types.ts';
 
 export interface LoopbackOptions {
@@ -41,7 +42,7 @@ const PAGE =
  */
 export function loopbackAuthorization(options: LoopbackOptions): LoopbackAuthorization {
   if (typeof options?.open !== 'function') {
-    throw new TypeError('expected `open` to be a function that shows the user a URL');
+    throw usageError('expected `open` to be a function that shows the user a URL');
   }
   const host = options.host ?? '127.0.0.1';
   const path = options.path ?? '/callback';

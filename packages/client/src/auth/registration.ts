@@ -6,7 +6,7 @@
  */
 import type { webcrypto } from 'node:crypto';
 import * as oauth from 'oauth4webapi';
-import { AuthorizationError } from '../errors.ts';
+import { AuthorizationError, usageError } from '../errors.ts';
 import type { JsonObject } from '../jsonrpc.ts';
 import { type DiscoveryContext, isLoopback, requestOptions } from './discovery.ts';
 import { oauthFailure } from './failure.ts';
@@ -177,7 +177,7 @@ async function authenticate(
   switch (method) {
     case 'private_key_jwt': {
       if (!given.privateKey)
-        throw new TypeError('expected `auth.client.privateKey` for private_key_jwt');
+        throw usageError('expected `auth.client.privateKey` for private_key_jwt');
       return oauth.PrivateKeyJwt(
         await signingKey(given.privateKey, given.signingAlgorithm ?? 'ES256'),
       );
@@ -185,7 +185,7 @@ async function authenticate(
     case 'client_secret_post':
     case 'client_secret_basic': {
       if (given.clientSecret === undefined) {
-        throw new TypeError(`expected \`auth.client.clientSecret\` for ${method}`);
+        throw usageError(`expected \`auth.client.clientSecret\` for ${method}`);
       }
       return method === 'client_secret_post'
         ? oauth.ClientSecretPost(given.clientSecret)
@@ -234,7 +234,7 @@ export async function signingKey(
   if (typeof key !== 'string') return key;
   const params = ALGORITHMS[algorithm];
   if (!params)
-    throw new TypeError(`expected a JWS algorithm oauth4webapi signs with, got "${algorithm}"`);
+    throw usageError(`expected a JWS algorithm oauth4webapi signs with, got "${algorithm}"`);
   const base64 = key.replace(/-----(BEGIN|END) PRIVATE KEY-----/g, '').replace(/\s+/g, '');
   return crypto.subtle.importKey('pkcs8', Buffer.from(base64, 'base64'), params, false, ['sign']);
 }
