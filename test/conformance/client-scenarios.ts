@@ -4,7 +4,7 @@
  * the suite's repository); a handler performs it with the public API of `@toolwire/client` and
  * nothing else, so a failure is the client's, not a shortcut's.
  */
-import type { JsonObject, McpClient } from '@toolwire/client';
+import type { JsonObject, McpClient, OAuthOptions } from '@toolwire/client';
 
 /**
  * Does what one scenario expects. `context` is MCP_CONFORMANCE_CONTEXT, the data a scenario hands
@@ -82,6 +82,76 @@ const HANDLERS = new Map<string, ScenarioHandler>([
   ['http-invalid-tool-headers', exerciseEverything],
   ['sep-2322-client-request-state', exerciseEverything],
 ]);
+
+/**
+ * The client's Client ID Metadata Document URL. The suite's authorization server takes it as it
+ * is, without fetching it; an application would serve its own.
+ */
+const CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json';
+
+/**
+ * The `auth` option for an auth scenario: what an application would configure, from the data the
+ * scenario hands its client. Interactive by default (the authorization URL is opened headlessly,
+ * as a browser that is already logged in would: see `headlessAuthorize`), a machine grant where
+ * the scenario gives machine credentials.
+ */
+export function authFor(scenario: string, context: JsonObject): OAuthOptions | undefined {
+  if (!scenario.startsWith('auth/')) return undefined;
+  const text = (key: string) => (typeof context[key] === 'string' ? context[key] : undefined);
+  const clientId = text('client_id');
+  const clientSecret = text('client_secret');
+  const client =
+    clientId === undefined ? undefined : { clientId, ...(clientSecret ? { clientSecret } : {}) };
+  const idToken = text('idp_id_token');
+  if (idToken !== undefined && client) {
+    return {
+      client,
+      grant: {
+        type: 'enterprise',
+        idp: {
+          tokenEndpoint: text('idp_token_endpoint') ?? '',
+          clientId: text('idp_client_id') ?? '',
+          ...(text('idp_issuer') === undefined ? {} : { issuer: text('idp_issuer') as string }),
+          idToken,
+        },
+      },
+    };
+  }
+  const workloadJwt = text('valid_jwt');
+  if (workloadJwt !== undefined && client) {
+    return { client, grant: { type: 'jwt_bearer', assertion: workloadJwt } };
+  }
+  const privateKey = text('private_key_pem');
+  if (privateKey !== undefined && client) {
+    return {
+      client: { ...client, privateKey, signingAlgorithm: text('signing_algorithm') ?? 'ES256' },
+      grant: { type: 'client_credentials' },
+    };
+  }
+  if (scenario.startsWith('auth/client-credentials') && client) {
+    return { client, grant: { type: 'client_credentials' } };
+  }
+  return {
+    ...(client ? { client } : {}),
+    clientMetadataUrl: CLIENT_METADATA_URL,
+    redirectUri: 'http://127.0.0.1:3939/callback',
+    authorize: headlessAuthorize,
+  };
+}
+
+/**
+ * The user's side of an authorization, with no browser: the suite's authorization endpoint answers
+ * at once with a redirect to the redirect URI, so the URL is fetched without following redirects
+ * and the redirect it names is handed back, as a browser would deliver it to the loopback listener.
+ */
+async function headlessAuthorize(url: URL, { signal }: { signal: AbortSignal }): Promise<string> {
+  const response = await fetch(url, { redirect: 'manual', signal });
+  await response.body?.cancel();
+  const location = response.headers.get('location');
+  if (!location)
+    throw new Error(`the authorization endpoint answered ${response.status}, no redirect`);
+  return new URL(location, url).href;
+}
 
 /** The handler for a scenario, or undefined when this client has not been taught it. */
 export function handlerFor(scenario: string): ScenarioHandler | undefined {

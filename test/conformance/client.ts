@@ -7,7 +7,7 @@
  *   node test/conformance/client.ts http://localhost:PORT/mcp
  */
 import { type ClientOptions, createMcpClient, isMcpError, type JsonObject } from '@toolwire/client';
-import { handlerFor } from './client-scenarios.ts';
+import { authFor, handlerFor } from './client-scenarios.ts';
 
 /** Shorter than the suite's own timeout, so a stuck call ends in a TimeoutError, not a kill. */
 const CALL_TIMEOUT_MS = 10_000;
@@ -32,9 +32,9 @@ if (handler === undefined) {
 const protocolVersion = process.env['MCP_CONFORMANCE_PROTOCOL_VERSION'] as
   | ClientOptions['protocolVersion']
   | undefined;
-// Data some scenarios hand their client: tool calls to make, or OAuth credentials (unused until
-// the client speaks OAuth).
+// Data some scenarios hand their client: tool calls to make, or OAuth credentials.
 const context = JSON.parse(process.env['MCP_CONFORMANCE_CONTEXT'] ?? '{}') as JsonObject;
+const auth = authFor(scenario, context);
 
 try {
   await using client = createMcpClient(url, {
@@ -50,6 +50,7 @@ try {
     }),
     roots: [{ uri: 'file:///conformance', name: 'conformance' }],
     ...(protocolVersion === undefined ? {} : { protocolVersion }),
+    ...(auth === undefined ? {} : { auth }),
   });
   client.on('warning', (error) => process.stderr.write(`warning: ${describe(error)}\n`));
   await handler(client, context);

@@ -4,6 +4,7 @@
  * goes through the one call loop.
  */
 import type { Dispatcher } from 'undici';
+import { gateFor } from './auth/gate.ts';
 import { ResultCache } from './cache.ts';
 import {
   answeredAfterInput,
@@ -35,7 +36,7 @@ import type { CallStatus } from './redeem.ts';
 import { checkStructuredContent, toCallToolResult } from './results.ts';
 import { undeclared } from './server-capabilities.ts';
 import { streamOf, type ToolStreamEvent } from './tool-stream.ts';
-import { Agent, createAgentOptions } from './transport/http.ts';
+import { Agent, callHeaders, createAgentOptions, withGate } from './transport/http.ts';
 import type {
   CallToolResult,
   CompleteResult,
@@ -76,6 +77,8 @@ export interface CallToolOptions extends RequestOptions {
   onPartial?: (content: ContentBlock[]) => void;
   /** Receives where a deferred call stands: pending, working, input_required, done. */
   onStatus?: (status: CallStatus) => void;
+  /** Headers on every request this call makes, over the client's own. */
+  headers?: Record<string, string>;
   /**
    * Run the call as a task where the tool allows one but does not require it (2025-11-25
    * `execution.taskSupport: "optional"`). A tool that requires one always gets one; a
@@ -105,6 +108,8 @@ export class McpClient implements AsyncDisposable {
   readonly url: string;
   readonly #options: ResolvedOptions;
   readonly #dispatcher: Dispatcher;
+  /** What requests go through: the dispatcher, behind the gate of `headers` and `auth` if any. */
+  readonly #wire: Dispatcher;
   readonly #ownsDispatcher: boolean;
   readonly #events = new EventHub();
   readonly #calls = new Set<Deadline>();
@@ -137,6 +142,14 @@ export class McpClient implements AsyncDisposable {
     this.#ownsDispatcher = options.dispatcher === undefined;
     this.#dispatcher =
       options.dispatcher ?? new Agent(createAgentOptions(this.#options.connectTimeoutMs));
+    const gate = gateFor({
+      url: this.url,
+      headers: this.#options.headersSource,
+      auth: this.#options.auth,
+      dispatcher: this.#dispatcher,
+      maxResponseBytes: this.#options.maxResponseBytes,
+    });
+    this.#wire = gate ? withGate(this.#dispatcher, gate) : this.#dispatcher;
   }
 
   /** The negotiated protocol revision, once connected. */
@@ -481,6 +494,12 @@ export class McpClient implements AsyncDisposable {
         };
       }
       if (onPartial) context.onPartial = onPartial;
+      // A call's own headers, on its own requests only (not on the listing that looked it up).
+      if (options.headers && where.method === 'tools/call') {
+        return await callHeaders.run({ ...options.headers }, () =>
+          runCall(dialect, call, context, this.#input),
+        );
+      }
       return await runCall(dialect, call, context, this.#input);
     } catch (error) {
       throw typedError(error, { url: this.url, ...where });
@@ -529,7 +548,7 @@ export class McpClient implements AsyncDisposable {
     try {
       return await openDialect(
         options,
-        this.#dispatcher,
+        this.#wire,
         {
           notification: (message) => {
             this.#dropStale(message.method, message.params);

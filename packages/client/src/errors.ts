@@ -51,7 +51,8 @@ export type McpErrorCode =
   | 'TIMEOUT'
   | 'ABORTED'
   | 'CLIENT_CLOSED'
-  | 'INTERNAL';
+  | 'INTERNAL'
+  | 'AUTHORIZATION';
 
 interface McpErrorOptions extends ErrorContext {
   cause?: unknown;
@@ -645,4 +646,48 @@ export function describeHandle(handle: Deferred): string {
 export function redact(id: string): string {
   const shown = Math.min(6, Math.floor(id.length / 3));
   return `${id.slice(0, shown)}… (${id.length} chars)`;
+}
+
+/** Why authorization failed for good (see AuthorizationError). */
+export type AuthorizationFailure =
+  /** The server refused the credentials, and fresh ones did not help (or none can be had). */
+  | 'rejected'
+  /** The server wants scopes the client could not obtain within `maxStepUps`. */
+  | 'insufficient_scope'
+  /** The server's protected-resource metadata names another resource. */
+  | 'resource_mismatch'
+  /** No usable protected-resource or authorization-server metadata was found. */
+  | 'discovery'
+  /** Metadata or an authorization response named another issuer than the one asked (RFC 8414, RFC 9207). */
+  | 'issuer_mismatch'
+  /** The authorization server does not offer what the client must use (PKCE S256, a grant, a registration). */
+  | 'unsupported'
+  /** The authorization server refused the client, the grant or a request (`oauthError` says how). */
+  | 'refused'
+  /** The user or the authorization server denied the authorization (`oauthError` says how). */
+  | 'denied'
+  /** An interactive authorization is needed and no `authorize` callback was given. */
+  | 'interaction_required'
+  /** A callback of the application's (`authorize`, a token function, a provider) threw: `cause`. */
+  | 'callback_failed';
+
+/**
+ * Authorization failed for good: the server still refuses, or the authorization server said no.
+ * Never carries a token, a secret or a code: `cause` holds no raw response of the authorization
+ * server, only what it said went wrong.
+ */
+export class AuthorizationError extends McpError {
+  override readonly name = 'AuthorizationError';
+  readonly reason: AuthorizationFailure;
+  /** The authorization server's error code (`invalid_grant`, `access_denied`, ...), when it sent one. */
+  readonly oauthError: string | undefined;
+  constructor(
+    reason: AuthorizationFailure,
+    message: string,
+    options: McpErrorOptions & { oauthError?: string | undefined } = {},
+  ) {
+    super('AUTHORIZATION', message, options);
+    this.reason = reason;
+    this.oauthError = options.oauthError;
+  }
 }

@@ -1,6 +1,33 @@
 /**
  * @toolwire/client: the public face. Every export here is API; nothing else is.
  */
+export type { HeadersSource } from './auth/gate.ts';
+export {
+  type LoopbackAuthorization,
+  type LoopbackOptions,
+  loopbackAuthorization,
+} from './auth/loopback.ts';
+export {
+  type AuthStore,
+  authKeys,
+  type ClientRecord,
+  type IssuerRecord,
+  memoryAuthStore,
+  type ResourceRecord,
+  type TokenRecord,
+} from './auth/store.ts';
+export type {
+  AssertionSource,
+  AuthOption,
+  AuthorizeCallback,
+  AuthProvider,
+  AuthRefusal,
+  AuthRequest,
+  BearerTokenSource,
+  MachineGrant,
+  OAuthOptions,
+  RegisteredClient,
+} from './auth/types.ts';
 export {
   type CallToolOptions,
   createMcpClient,
@@ -17,6 +44,8 @@ export type {
 } from './dialects/webtools/index.ts';
 export {
   AbortedError,
+  AuthorizationError,
+  type AuthorizationFailure,
   ClientClosedError,
   ContentTypeError,
   type ErrorContext,

@@ -24,6 +24,7 @@ import { isEnvelope } from './dialects/webtools/envelope.ts';
 import { type WebtoolsConfig, WebtoolsDialect } from './dialects/webtools/index.ts';
 import {
   AbortedError,
+  AuthorizationError,
   ClientClosedError,
   ContentTypeError,
   fromJsonRpcError,
@@ -518,9 +519,13 @@ function notModern(summary: string, text: string): Probe {
   return { kind: 'not-modern', summary, hints: text.match(DATE) ?? [] };
 }
 
-/** Failures that say nothing about the server's era: the caller stopped, or time ran out. */
+/**
+ * Failures that say nothing about the server's era: the caller stopped, time ran out, or
+ * authorization failed for good (no other dialect would be let in either).
+ */
 function isFinal(error: unknown): boolean {
   return (
+    error instanceof AuthorizationError ||
     error instanceof AbortedError ||
     error instanceof TimeoutError ||
     error instanceof ClientClosedError

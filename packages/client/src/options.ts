@@ -4,6 +4,8 @@
  */
 import type { Dispatcher } from 'undici';
 import packageJson from '../package.json' with { type: 'json' };
+import { checkAuth, type HeadersSource } from './auth/gate.ts';
+import type { AuthOption } from './auth/types.ts';
 import type { WebtoolsOptions } from './dialects/webtools/index.ts';
 import type {
   ElicitationHandler,
@@ -64,10 +66,19 @@ export interface ClientOptions {
    */
   verdicts?: VerdictStore;
   /**
-   * Extra headers on every HTTP request (an `Authorization` header, say).
+   * Extra headers on every HTTP request, or a function (sync or async) asked for them before each
+   * request, with its URL, method and signal.
    * @default {}
    */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | HeadersSource;
+  /**
+   * Credentials for the server, on every request to its origin and on no other: a bearer token,
+   * a function that returns one (asked before each request, and again after a 401), a provider
+   * of your own (`{ headers, refused? }`), or OAuth 2.1 options (see the README's
+   * "Authorization"). Nothing of OAuth is loaded unless it is asked for.
+   * @default undefined (no credentials)
+   */
+  auth?: AuthOption;
   /**
    * Milliseconds a call may take when the server reports no progress.
    * @default 60_000
@@ -181,6 +192,9 @@ export interface ResolvedOptions {
   webtools: WebtoolsOptions;
   verdicts: VerdictStore;
   headers: Record<string, string>;
+  /** The `headers` option when it is a function. */
+  headersSource: HeadersSource | undefined;
+  auth: AuthOption | undefined;
   timeoutMs: number;
   maxTimeoutMs: number;
   resetTimeoutOnProgress: boolean;
@@ -227,7 +241,9 @@ export function resolveOptions(url: string | URL, options: ClientOptions = {}): 
     dialect: options.dialect ?? DEFAULTS.dialect,
     webtools: { ...options.webtools },
     verdicts: options.verdicts ?? DEFAULTS.verdicts,
-    headers: { ...options.headers },
+    headers: typeof options.headers === 'function' ? {} : { ...options.headers },
+    headersSource: typeof options.headers === 'function' ? options.headers : undefined,
+    auth: options.auth,
     timeoutMs: options.timeoutMs ?? DEFAULTS.timeoutMs,
     maxTimeoutMs: options.maxTimeoutMs ?? DEFAULTS.maxTimeoutMs,
     resetTimeoutOnProgress: options.resetTimeoutOnProgress ?? DEFAULTS.resetTimeoutOnProgress,
@@ -266,6 +282,7 @@ export function resolveOptions(url: string | URL, options: ClientOptions = {}): 
   count('maxInputRounds', resolved.maxInputRounds);
   checkHandlers(resolved.handlers);
   checkHandleStore(resolved.handles);
+  checkAuth(resolved.auth);
   count('retry.retries', retry.retries);
   count('reconnectAttempts', resolved.reconnectAttempts);
   for (const key of ['minDelayMs', 'maxDelayMs', 'maxRetryAfterMs'] as const) {

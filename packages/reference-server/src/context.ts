@@ -12,6 +12,7 @@ import {
 import type { LoggingLevel } from './logging.ts';
 import { passesThreshold } from './logging.ts';
 import type { ListenerHub } from './modern/listen.ts';
+import type { Protection } from './protection.ts';
 import type { InFlightRequests, Session, SessionStore } from './session.ts';
 import type { FixtureState } from './state.ts';
 import type { TaskStore } from './tasks/store.ts';
@@ -36,6 +37,8 @@ export interface ServerCore {
   readonly stateKey: Buffer;
   /** Every task of every session and era. */
   readonly tasks: TaskStore;
+  /** Protected mode: the token checks, when the server was started with `protect`. */
+  readonly protection?: Protection | undefined;
 }
 
 /** Where messages about one request can go: an SSE stream of a POST, or an HTTP+SSE channel. */

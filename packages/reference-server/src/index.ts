@@ -10,8 +10,10 @@ export type {
   FailReply,
   Faults,
   LiteRedeem,
+  ProtectionOptions,
   ReceivedRequest,
   ReferenceServer,
   ReferenceServerOptions,
   TaskRecord,
+  TokenInfo,
 } from './types.ts';

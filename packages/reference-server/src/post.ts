@@ -185,6 +185,7 @@ export async function handlePost(
     sendRpcError(res, 400, ErrorCode.InvalidRequest, 'Invalid Request: not a JSON-RPC 2.0 message');
     return;
   }
+  if (core.protection && !core.protection.permits(req, res, entry.path, messages)) return;
   // A dual-era endpoint tells the eras apart by the message itself: see isModernMessage.
   const dualEra =
     core.dualEra && (kind === 'sse' || kind === 'json') && isModernMessage(req, parsed.value);

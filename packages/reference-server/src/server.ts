@@ -13,6 +13,7 @@ import { MODERN_VERSIONS } from './modern/envelope.ts';
 import { ListenerHub } from './modern/listen.ts';
 import { OriginPolicy } from './origin-policy.ts';
 import { handlePost } from './post.ts';
+import { Protection } from './protection.ts';
 import { type EndpointKind, InFlightRequests, SessionStore } from './session.ts';
 import { FixtureState } from './state.ts';
 import { TaskStore } from './tasks/store.ts';
@@ -106,6 +107,11 @@ async function route(
     sendRpcError(res, 403, ErrorCode.ServerError, 'Forbidden: Host or Origin is not allowed');
     return;
   }
+  const { protection } = core;
+  if (protection) {
+    if (req.method === 'GET' && protection.serveMetadata(req, res, path)) return;
+    if (!(await protection.admit(req, res, path))) return;
+  }
   // The HTTP+SSE transport. A POST to its stream URL fails as on servers that only have that
   // transport: a bare 405 that knows nothing of JSON-RPC.
   if (path === SSE_PATH) {
@@ -146,6 +152,17 @@ async function route(
   methodNotAllowed(res, modernVerb ? 'POST' : allowed);
 }
 
+/**
+ * The endpoint a path belongs to, as a client configures its URL: tokens and metadata are the
+ * endpoint's, whichever of its paths a request goes to.
+ */
+function resourcePath(path: string): string {
+  if (path === MESSAGES_PATH) return SSE_PATH;
+  if (path.startsWith(MCP_LITE_BASE)) return MCP_LITE_BASE;
+  if (path.startsWith('/webtools/')) return WEBTOOL_PATH;
+  return path;
+}
+
 interface OtherDialects {
   lite: McpLiteEndpoint;
   webtools: WebtoolsEndpoint;
@@ -184,6 +201,7 @@ export async function startReferenceServer(
     listeners: new ListenerHub(options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS),
     stateKey: randomBytes(32),
     tasks: new TaskStore(closing.signal),
+    protection: options.protect ? new Protection(options.protect, resourcePath) : undefined,
   };
   const httpSse = new HttpSseTransport();
   const others: OtherDialects = { lite: new McpLiteEndpoint(), webtools: new WebtoolsEndpoint() };

@@ -29,6 +29,40 @@ export interface ReferenceServerOptions {
   dualEra?: boolean;
   /** Interval of the keep-alive comments on quiet `subscriptions/listen` streams; default 15000. */
   keepAliveMs?: number;
+  /**
+   * Protected mode (MCP authorization): every endpoint asks for a bearer token of the named
+   * authorization server, answers 401 or 403 with the `WWW-Authenticate` the specification
+   * describes, and serves its protected-resource metadata. Off by default.
+   */
+  protect?: ProtectionOptions;
+}
+
+/** The server as an OAuth 2.1 resource server (see {@link ReferenceServerOptions.protect}). */
+export interface ProtectionOptions {
+  /** The authorization servers the protected-resource metadata names; tokens are the first's. */
+  authorizationServers: string[];
+  /** `scopes_supported` of the protected-resource metadata. */
+  scopesSupported?: string[];
+  /** Scopes every request needs; a 401 names them in its challenge. */
+  scopes?: string[];
+  /** Scopes a tool needs besides: a `tools/call` without them is answered 403 insufficient_scope. */
+  toolScopes?: Record<string, string[]>;
+  /**
+   * Checks a token; resolves with what it grants, or undefined to refuse it. By default an RFC
+   * 9068 JWT access token signed by a key of the first authorization server (from its
+   * `jwks_uri`), whose audience is the endpoint (or a parent path of it), and not expired.
+   */
+  verify?: (
+    token: string,
+    context: { resource: string },
+  ) => TokenInfo | undefined | Promise<TokenInfo | undefined>;
+}
+
+/** What a verified token grants. */
+export interface TokenInfo {
+  scopes: string[];
+  subject?: string;
+  clientId?: string;
 }
 
 /** One HTTP request as the server received it, for assertions about what a client sent. */

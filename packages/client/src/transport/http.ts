@@ -2,6 +2,7 @@
  * HTTP over one undici dispatcher: plain functions, no state. Everything above this file sees a
  * small response type and toolwire errors; undici's own errors never leak past here.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createRequire } from 'node:module';
 import type { Dispatcher, Agent as UndiciAgent } from 'undici';
 import { wireSignal } from '../deadline.ts';
@@ -65,7 +66,76 @@ export function createAgentOptions(connectTimeoutMs: number) {
   return { connect: { timeout: connectTimeoutMs }, headersTimeout: 0, bodyTimeout: 0 };
 }
 
+/**
+ * Headers one call adds to every request it makes (`callTool(name, args, { headers })`): the call
+ * runs inside this context, so whatever the dialect sends for it carries them.
+ */
+export const callHeaders = new AsyncLocalStorage<Record<string, string>>();
+
+/**
+ * What stands between a client's requests and the wire when headers change per request or
+ * credentials are in play: headers asked for each request, and a look at each 401 or 403 before
+ * the dialect sees it.
+ */
+export interface RequestGate {
+  /** Headers for this request, over the ones the dialect set (credentials, say). */
+  headers(request: HttpRequest): Record<string, string> | Promise<Record<string, string>>;
+  /**
+   * The server answered 401 or 403. Resolves true when the request should go again with fresh
+   * headers (new credentials), false to hand the answer to the dialect as it is; throws to fail
+   * the request (an AuthorizationError). Sending again is not a retry attempt.
+   */
+  refused(request: HttpRequest, response: HttpResponse): Promise<boolean>;
+}
+
+/** How many times one request may be sent with new credentials before its answer stands. */
+const MAX_GATE_ROUNDS = 5;
+
+/**
+ * A dispatcher whose requests pass a gate. Only `send` below looks inside: everything above it
+ * still sees a Dispatcher, so no dialect knows credentials exist.
+ */
+class GatedDispatcher {
+  readonly inner: Dispatcher;
+  readonly gate: RequestGate;
+  constructor(inner: Dispatcher, gate: RequestGate) {
+    this.inner = inner;
+    this.gate = gate;
+  }
+  dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
+    return this.inner.dispatch(options, handler);
+  }
+}
+
+/** `dispatcher`, with every request sent through it passing `gate`. */
+export function withGate(dispatcher: Dispatcher, gate: RequestGate): Dispatcher {
+  return new GatedDispatcher(dispatcher, gate) as unknown as Dispatcher;
+}
+
 export async function send(dispatcher: Dispatcher, req: HttpRequest): Promise<HttpResponse> {
+  const perCall = callHeaders.getStore();
+  if (perCall) req = { ...req, headers: { ...req.headers, ...perCall } };
+  if (!(dispatcher instanceof GatedDispatcher)) return transmit(dispatcher, req);
+  const { inner, gate } = dispatcher;
+  for (let round = 1; ; round++) {
+    const extra = await gate.headers(req);
+    const response = await transmit(inner, { ...req, headers: { ...req.headers, ...extra } });
+    if ((response.status !== 401 && response.status !== 403) || round === MAX_GATE_ROUNDS) {
+      return response;
+    }
+    let again: boolean;
+    try {
+      again = await gate.refused(req, response);
+    } catch (error) {
+      abandon(response);
+      throw error;
+    }
+    if (!again) return response;
+    discard(response);
+  }
+}
+
+async function transmit(dispatcher: Dispatcher, req: HttpRequest): Promise<HttpResponse> {
   // undici is given the deadline's emitter, which carries no reason: it must not start at all
   // once the call is over.
   req.signal.throwIfAborted();
