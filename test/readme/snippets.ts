@@ -24,6 +24,7 @@ const STAND_INS = [
   'model',
   'messages',
   'askUser',
+  'openBrowser',
   'showForm',
   'myModel',
   'workspace',

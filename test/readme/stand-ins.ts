@@ -100,6 +100,11 @@ export const db = {
   all: async (): Promise<CallHandle[]> => [...stored.values()],
 };
 
+/** Opens a page in the user's browser; this user is not there, and nothing opens. */
+export function openBrowser(href: string): void {
+  console.log(`would open ${new URL(href).host}`);
+}
+
 /** The application's interface. */
 export function render(content: ContentBlock[]): void {
   console.log(`partial: ${content.map((block) => block.type).join(', ')}`);
