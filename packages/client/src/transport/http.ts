@@ -165,7 +165,7 @@ async function transmit(dispatcher: Dispatcher, req: HttpRequest): Promise<HttpR
 
 export function transportError(error: unknown, url: string): TransportError {
   const code = errorCode(error);
-  const sent = !NOT_SENT_CODES.has(code);
+  const sent = !neverSent(error);
   const reason = error instanceof Error ? error.message : String(error);
   return new TransportError(`connection failed (${code || reason})`, {
     url,
@@ -175,7 +175,13 @@ export function transportError(error: unknown, url: string): TransportError {
   });
 }
 
-function errorCode(error: unknown): string {
+/** Whether a connection error proves the server never saw the request. */
+export function neverSent(error: unknown): boolean {
+  return NOT_SENT_CODES.has(errorCode(error));
+}
+
+/** The first Node error code (`ECONNREFUSED`) in an error's chain of causes, or ''. */
+export function errorCode(error: unknown): string {
   for (let e = error; e instanceof Error; e = e.cause) {
     const code = (e as { code?: unknown }).code;
     if (typeof code === 'string') return code;
