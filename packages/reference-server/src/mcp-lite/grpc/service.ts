@@ -43,9 +43,8 @@ export function mcpLiteService(state: ServiceState): Partial<ServiceImpl<typeof 
       });
     },
   };
-  if (state.streaming) {
-    service.callToolStream = (request, context) => streamed(state, request, context);
-  }
+  service.callToolStream = (request, context) =>
+    state.streaming ? streamed(state, request, context) : unimplemented(state, request, context);
   return service;
 }
 
@@ -87,6 +86,17 @@ async function* streamed(
     call.status = endedWith(error, context);
     throw error;
   }
+}
+
+/** What a server without the streaming RPC answers, recorded (Connect's own reply would not be). */
+async function* unimplemented(
+  state: ServiceState,
+  request: ToolRequest,
+  context: HandlerContext,
+): AsyncGenerator<ResponseInit> {
+  await recorded(state, 'CallToolStream', request, context, async () => {
+    throw new ConnectError('CallToolStream is not implemented', Code.Unimplemented);
+  });
 }
 
 /** Runs one unary RPC, recording it. */

@@ -82,9 +82,11 @@ export function toResponse(result: JsonObject, responseType?: number): ResponseI
   const response: ResponseInit = { result: rest as StructJson };
   if (isObject(meta)) {
     response.meta = toMeta(meta, isObject(elicitation) ? elicitation : undefined);
-    if (responseType !== undefined) response.meta.responseType = responseType as ResponseType;
   } else if (elicitation !== undefined) {
     response.result = { ...rest, elicitation } as StructJson;
+  }
+  if (responseType !== undefined) {
+    response.meta = { ...response.meta, responseType: responseType as ResponseType };
   }
   return response;
 }

@@ -65,8 +65,9 @@ export class GrpcChannel implements LiteChannel {
   async list(deadline: Deadline): Promise<ChannelListing> {
     const where = { url: this.url, method: 'tools/list' };
     const timeoutMs = deadline.remainingMs();
+    using cancel = cancellation(deadline.signal);
     try {
-      const answer = await this.#client.getTools({}, this.#options(deadline, timeoutMs));
+      const answer = await this.#client.getTools({}, this.#options(cancel.signal, timeoutMs));
       return { kind: 'tools', url: this.url, ...toolsOf(answer.tools.map(toolJson))! };
     } catch (error) {
       // No MCPLite service here (or no gRPC at all): not this dialect.
@@ -101,9 +102,10 @@ export class GrpcChannel implements LiteChannel {
   async #unary(request: Request, call: LiteCall, where: Where): Promise<LiteAnswer> {
     const { deadline } = call;
     const timeoutMs = deadline.remainingMs();
+    using cancel = cancellation(deadline.signal);
     let response: ToolResponse;
     try {
-      response = await this.#client.callTool(request, this.#options(deadline, timeoutMs));
+      response = await this.#client.callTool(request, this.#options(cancel.signal, timeoutMs));
     } catch (error) {
       return this.#answerOf(this.#failure(error, where, deadline, timeoutMs));
     }
@@ -125,10 +127,11 @@ export class GrpcChannel implements LiteChannel {
     const timeoutMs = this.#config.resetTimeoutOnProgress
       ? deadline.capRemainingMs()
       : deadline.remainingMs();
+    using cancel = cancellation(deadline.signal);
     let final: ToolResponse | undefined;
     let received = false;
     try {
-      const stream = this.#client.callToolStream(request, this.#options(deadline, timeoutMs));
+      const stream = this.#client.callToolStream(request, this.#options(cancel.signal, timeoutMs));
       // Read to the end, past the final message, so that the status in the trailers is seen.
       for await (const message of stream) {
         received = true;
@@ -145,9 +148,9 @@ export class GrpcChannel implements LiteChannel {
     return { kind: 'result', url: this.url, result: partials.result(resultOf(final)) };
   }
 
-  #options(deadline: Deadline, timeoutMs: number): CallOptions {
+  #options(signal: AbortSignal, timeoutMs: number): CallOptions {
     return {
-      signal: deadline.signal,
+      signal,
       timeoutMs: Math.max(1, Math.ceil(timeoutMs)),
       headers: this.#metadata,
     };
@@ -167,6 +170,23 @@ export class GrpcChannel implements LiteChannel {
     if (error instanceof JsonRpcError) return { kind: 'error', error };
     throw error;
   }
+}
+
+/**
+ * The call's signal as Connect should see it: aborted with an AbortError, which Connect resets
+ * the HTTP/2 stream with as CANCEL, the code a server reads as the client cancelling (the call's
+ * own reason, a toolwire error, would go as INTERNAL_ERROR). The toolwire error is still what the
+ * caller gets (`fromGrpcError`).
+ */
+function cancellation(signal: AbortSignal): Disposable & { signal: AbortSignal } {
+  const controller = new AbortController();
+  const cancel = () => controller.abort(new DOMException('the call was cancelled', 'AbortError'));
+  if (signal.aborted) cancel();
+  else signal.addEventListener('abort', cancel, { once: true });
+  return {
+    signal: controller.signal,
+    [Symbol.dispose]: () => signal.removeEventListener('abort', cancel),
+  };
 }
 
 /** The application's headers as gRPC metadata: lower-case names, none the binding owns. */
