@@ -17,7 +17,11 @@ test('close() leaves no HTTP/2 session, socket or timer behind', async () => {
   await client.callTool(
     'generate_report',
     { topic: 'Q4', beats: 2, beat_ms: 20 },
-    { onPartial: () => void (during = handles()) },
+    {
+      onPartial: () => {
+        during = handles();
+      },
+    },
   );
   expect(during).toBeGreaterThan(baseline);
   expect(server.sessions()).toBe(1);
