@@ -1,6 +1,11 @@
 import { create } from '@bufbuild/protobuf';
 import { describe, expect, it } from 'vitest';
-import { ResponseMetaSchema, ToolResponseSchema, ToolSchema } from './gen/mcplite/mcplite_pb.ts';
+import {
+  ResponseMetaSchema,
+  type ResponseType,
+  ToolResponseSchema,
+  ToolSchema,
+} from './gen/mcplite/mcplite_pb.ts';
 import { httpBaseOf, isGrpcUrl } from './url.ts';
 import { resultOf, toolJson } from './wire.ts';
 
@@ -43,7 +48,7 @@ describe('a ToolResponse in the HTTP binding`s shape', () => {
       elicitation: { message: 'How many?' },
       extra: { resource: 'gpu_minutes', response_type: 'not this one' },
     });
-    expect(resultOf(create(ToolResponseSchema, { meta }))._meta).toEqual({
+    expect(resultOf(create(ToolResponseSchema, { meta }))['_meta']).toEqual({
       response_type: 'request-for-more-resource',
       estimated_completion: '2024-01-01T12:05:00.000Z',
       server_version: 'v1',
@@ -54,10 +59,10 @@ describe('a ToolResponse in the HTTP binding`s shape', () => {
 
   it('keeps an enum value it does not know as its number, and a time no date holds too', () => {
     const meta = create(ResponseMetaSchema, {
-      responseType: 42,
+      responseType: 42 as ResponseType,
       timestamp: 9_000_000_000_000_000n,
     });
-    expect(resultOf(create(ToolResponseSchema, { meta }))._meta).toEqual({
+    expect(resultOf(create(ToolResponseSchema, { meta }))['_meta']).toEqual({
       response_type: 42,
       timestamp: 9_000_000_000_000_000,
     });
