@@ -6,7 +6,7 @@
  * (`grpc/`, loaded only for grpc:// and grpcs:// URLs) implement it.
  */
 import type { Deadline } from '../../deadline.ts';
-import type { JsonRpcError } from '../../errors.ts';
+import type { McpError } from '../../errors.ts';
 import type { JsonObject } from '../../jsonrpc.ts';
 import type { Tool } from '../../types.ts';
 import type { Partials } from './partials.ts';
@@ -33,12 +33,12 @@ export interface LiteCall {
 
 /**
  * The server's answer to one call: its result (with `_meta`) and the URL that answered, or the
- * protocol error it answered with. Transport failures are thrown, so that the retry policy sees
+ * protocol error it answered with (a JSON-RPC error, or its gRPC status of the same meaning). Transport failures are thrown, so that the retry policy sees
  * them.
  */
 export type LiteAnswer =
   | { kind: 'result'; url: string; result: JsonObject }
-  | { kind: 'error'; error: JsonRpcError };
+  | { kind: 'error'; error: McpError };
 
 export interface LiteChannel {
   /** Where the server is, as the application named it. */
