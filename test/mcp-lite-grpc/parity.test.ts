@@ -266,7 +266,7 @@ const ROWS: Row[] = [
     shape: { error: { name: 'JsonRpcError', rpcCode: -32602 } },
   },
   {
-    name: 'ping, empty resources and prompts, a read NotSupportedError',
+    name: 'ping, empty resources and prompts, a read MissingCapabilityError',
     run: async (client) => ({
       ping: await client.ping(),
       resources: await client.listResources(),
@@ -278,7 +278,7 @@ const ROWS: Row[] = [
     shape: {
       resources: [],
       prompts: [],
-      read: { name: 'NotSupportedError' },
+      read: { name: 'MissingCapabilityError', side: 'server', capability: 'resources' },
       dialect: 'mcp-lite',
       protocolVersion: '0.042',
     },
@@ -293,7 +293,16 @@ function normalise(value: unknown): unknown {
   if (isMcpError(value)) {
     const error = value as unknown as Record<string, unknown>;
     const shown: Record<string, unknown> = { name: value.name, code: value.code };
-    for (const key of ['retryable', 'rpcCode', 'data', 'available', 'requests', 'result']) {
+    for (const key of [
+      'retryable',
+      'rpcCode',
+      'data',
+      'available',
+      'requests',
+      'result',
+      'side',
+      'capability',
+    ]) {
       if (error[key] !== undefined) shown[key] = normalise(error[key]);
     }
     if (isMcpError(value.cause)) shown['cause'] = normalise(value.cause);
