@@ -115,6 +115,10 @@ describe('resolveOptions', () => {
     expect(() => resolveOptions('grpc://127.0.0.1:1', { protocolVersion: 'modern' })).toThrow(
       TypeError,
     );
+    expect(() =>
+      resolveOptions('grpc://127.0.0.1:1', { auth: { client: { clientId: 'app' } } }),
+    ).toThrow(/not OAuth options/);
+    expect(resolveOptions('grpc://127.0.0.1:1', { auth: 't0ken' }).auth).toBe('t0ken');
   });
 
   it('rejects a string that is not an absolute URL', () => {

@@ -374,6 +374,13 @@ function checkDialect(resolved: ResolvedOptions): void {
     if (version !== 'auto') {
       throw new TypeError(`a grpc URL speaks MCP-lite, not \`protocolVersion: '${version}'\``);
     }
+    // OAuth discovers its servers from the resource's HTTP URLs; a gRPC resource has none.
+    const { auth } = resolved;
+    if (typeof auth === 'object' && typeof (auth as { headers?: unknown }).headers !== 'function') {
+      throw new TypeError(
+        'a grpc URL takes `auth` as a token, a token function or a provider, not OAuth options',
+      );
+    }
   }
   const { onChange, version: pinned, sessionId, metadata, config } = resolved.webtools;
   if (onChange !== undefined && onChange !== 'refuse' && onChange !== 'report') {

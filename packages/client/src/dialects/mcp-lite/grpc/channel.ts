@@ -3,15 +3,31 @@
  * TLS for grpcs://) with Connect's gRPC transport. `GetTools` lists, `CallTool` calls, and
  * `CallToolStream` calls when the caller follows partials (UNIMPLEMENTED there means a server
  * without it: unary from then on). The call's deadline goes on the wire as `grpc-timeout` and its
- * signal cancels the HTTP/2 stream, which the server sees; the application's headers travel as
- * metadata. Loaded only for grpc URLs (`McpLiteDialect.overGrpc`).
+ * signal cancels the HTTP/2 stream, which the server sees. The application's headers and
+ * credentials travel as metadata, asked of the client's request gate (`headers` as a function,
+ * `auth`) for each call as the HTTP channel's requests are. Loaded only for grpc URLs
+ * (`McpLiteDialect.overGrpc`).
  */
 import type { MessageInitShape, JsonObject as StructJson } from '@bufbuild/protobuf';
-import { type CallOptions, type Client, createClient } from '@connectrpc/connect';
+import {
+  type CallOptions,
+  type Client,
+  Code,
+  ConnectError,
+  createClient,
+} from '@connectrpc/connect';
 import { createGrpcTransport, Http2SessionManager } from '@connectrpc/connect-node';
 import type { Deadline } from '../../../deadline.ts';
 import { type ErrorContext, JsonRpcError, StreamTruncatedError } from '../../../errors.ts';
 import { isObject, type JsonObject } from '../../../jsonrpc.ts';
+import {
+  callHeaders,
+  gateOf,
+  type HttpRequest,
+  MAX_GATE_ROUNDS,
+  type Refusal,
+  type RequestGate,
+} from '../../../transport/http.ts';
 import type { ChannelListing, LiteAnswer, LiteCall, LiteChannel } from '../channel.ts';
 import type { McpLiteConfig } from '../index.ts';
 import { toolsOf } from '../listing.ts';
@@ -34,6 +50,12 @@ const RESERVED = new Set([
 ]);
 
 type Where = ErrorContext & { url: string };
+type Metadata = Record<string, string>;
+/** The statuses a gate reads as a refusal, as the HTTP status of the same meaning. */
+const REFUSALS: Partial<Record<Code, number>> = {
+  [Code.Unauthenticated]: 401,
+  [Code.PermissionDenied]: 403,
+};
 type Request = MessageInitShape<typeof ToolRequestSchema>;
 
 export class GrpcChannel implements LiteChannel {
@@ -41,7 +63,8 @@ export class GrpcChannel implements LiteChannel {
   readonly #config: McpLiteConfig;
   readonly #sessions: Http2SessionManager;
   readonly #client: Client<typeof MCPLite>;
-  readonly #metadata: Record<string, string>;
+  /** The `headers` option's and `auth`'s gate, when there is one. */
+  readonly #gate: RequestGate | undefined;
   /** Cleared once the server answered CallToolStream with UNIMPLEMENTED. */
   #streams = true;
 
@@ -59,7 +82,7 @@ export class GrpcChannel implements LiteChannel {
         readMaxBytes: config.maxResponseBytes,
       }),
     );
-    this.#metadata = metadataOf(config.headers);
+    this.#gate = gateOf(config.dispatcher);
   }
 
   async list(deadline: Deadline): Promise<ChannelListing> {
@@ -67,7 +90,9 @@ export class GrpcChannel implements LiteChannel {
     const timeoutMs = deadline.remainingMs();
     using cancel = cancellation(deadline.signal);
     try {
-      const answer = await this.#client.getTools({}, this.#options(cancel.signal, timeoutMs));
+      const answer = await this.#authorized(deadline, (metadata) =>
+        this.#client.getTools({}, this.#options(cancel.signal, timeoutMs, metadata)),
+      );
       return { kind: 'tools', url: this.url, ...toolsOf(answer.tools.map(toolJson))! };
     } catch (error) {
       // No MCPLite service here (or no gRPC at all): not this dialect.
@@ -105,7 +130,9 @@ export class GrpcChannel implements LiteChannel {
     using cancel = cancellation(deadline.signal);
     let response: ToolResponse;
     try {
-      response = await this.#client.callTool(request, this.#options(cancel.signal, timeoutMs));
+      response = await this.#authorized(deadline, (metadata) =>
+        this.#client.callTool(request, this.#options(cancel.signal, timeoutMs, metadata)),
+      );
     } catch (error) {
       return this.#answerOf(this.#failure(error, where, deadline, timeoutMs));
     }
@@ -131,15 +158,21 @@ export class GrpcChannel implements LiteChannel {
     let final: ToolResponse | undefined;
     let received = false;
     try {
-      const stream = this.#client.callToolStream(request, this.#options(cancel.signal, timeoutMs));
-      // Read to the end, past the final message, so that the status in the trailers is seen.
-      for await (const message of stream) {
-        received = true;
-        if (final) continue;
-        if (message.meta) final = message;
-        else if (message.heartbeat) partials.life();
-        else partials.add(message.result ?? {});
-      }
+      await this.#authorized(
+        deadline,
+        async (metadata) => {
+          const options = this.#options(cancel.signal, timeoutMs, metadata);
+          // Read to the end, past the final message, so that the status in the trailers is seen.
+          for await (const message of this.#client.callToolStream(request, options)) {
+            received = true;
+            if (final) continue;
+            if (message.meta) final = message;
+            else if (message.heartbeat) partials.life();
+            else partials.add(message.result ?? {});
+          }
+        },
+        () => !received,
+      );
     } catch (error) {
       if (!received && isUnimplemented(error) && !deadline.signal.aborted) return 'unimplemented';
       return this.#answerOf(this.#failure(error, where, deadline, timeoutMs));
@@ -148,12 +181,37 @@ export class GrpcChannel implements LiteChannel {
     return { kind: 'result', url: this.url, result: partials.result(resultOf(final)) };
   }
 
-  #options(signal: AbortSignal, timeoutMs: number): CallOptions {
-    return {
-      signal,
-      timeoutMs: Math.max(1, Math.ceil(timeoutMs)),
-      headers: this.#metadata,
+  #options(signal: AbortSignal, timeoutMs: number, metadata: Metadata): CallOptions {
+    return { signal, timeoutMs: Math.max(1, Math.ceil(timeoutMs)), headers: metadata };
+  }
+
+  /**
+   * Runs one RPC with its metadata: the `headers` option, the call's own headers, and what the
+   * client's gate adds for each request (the `headers` function, `auth`'s credentials). A server
+   * that answers UNAUTHENTICATED or PERMISSION_DENIED (before anything else, for a stream) is put
+   * to the gate as a 401 or 403: fresh credentials send the RPC again, which is not a retry.
+   */
+  async #authorized<T>(
+    deadline: Deadline,
+    rpc: (metadata: Metadata) => Promise<T>,
+    mayResend: () => boolean = () => true,
+  ): Promise<T> {
+    const request: HttpRequest = {
+      url: this.url,
+      method: 'POST',
+      headers: { ...this.#config.headers, ...callHeaders.getStore() },
+      signal: deadline.signal,
     };
+    for (let round = 1; ; round++) {
+      const extra = this.#gate ? await this.#gate.headers(request) : {};
+      try {
+        return await rpc(metadataOf({ ...request.headers, ...extra }));
+      } catch (error) {
+        const refusal = refusalOf(error);
+        if (!this.#gate || !refusal || round === MAX_GATE_ROUNDS || !mayResend()) throw error;
+        if (deadline.signal.aborted || !(await this.#gate.refused(request, refusal))) throw error;
+      }
+    }
   }
 
   #failure(error: unknown, where: Where, deadline: Deadline, timeoutMs: number) {
@@ -187,6 +245,14 @@ function cancellation(signal: AbortSignal): Disposable & { signal: AbortSignal }
     signal: controller.signal,
     [Symbol.dispose]: () => signal.removeEventListener('abort', cancel),
   };
+}
+
+/** A status the server sent that says the credentials were refused, as the gate reads one. */
+function refusalOf(error: unknown): Refusal | undefined {
+  if (!(error instanceof ConnectError) || !error.isWireError) return undefined;
+  const status = REFUSALS[error.code];
+  if (status === undefined) return undefined;
+  return { status, header: (name) => error.metadata.get(name) ?? undefined };
 }
 
 /** The application's headers as gRPC metadata: lower-case names, none the binding owns. */

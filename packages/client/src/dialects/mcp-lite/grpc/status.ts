@@ -14,6 +14,7 @@ import {
   type ErrorContext,
   fromJsonRpcError,
   GrpcStatusError,
+  isMcpError,
   type McpError,
   ResponseTooLargeError,
   TimeoutError,
@@ -53,6 +54,8 @@ export function fromGrpcError(error: unknown, context: StatusContext): McpError 
   const { where, deadline } = context;
   // The call's own deadline or the caller's abort: its reason is already the error to throw.
   if (deadline.signal.aborted) return deadline.signal.reason as McpError;
+  // Already the client's own (the gate refusing credentials, say).
+  if (isMcpError(error)) return error;
   const status = ConnectError.from(error);
   if (!status.isWireError) return clientSide(status, context);
   const data = dataOf(status);
