@@ -193,7 +193,7 @@ describe.each(Object.keys(PEERS) as Array<keyof typeof PEERS>)(
   'installed with the %s peers',
   (set) => {
     test.each(Object.keys(RUNTIMES) as Array<keyof typeof RUNTIMES>)(
-      'on the %s Node: every package imports, and a tool with an outputSchema answers through the client and both adapters',
+      'on the %s Node: every package imports, and a tool with an outputSchema answers through the client and both adapters; MCP-lite answers over gRPC',
       async (runtime) => {
         const { stdout } = await run(nodeBinary(runtime), ['run.mjs'], {
           cwd: join(work, set),
@@ -203,11 +203,16 @@ describe.each(Object.keys(PEERS) as Array<keyof typeof PEERS>)(
           node: string;
           exports: Record<string, number>;
           eras: Record<string, Record<string, unknown>>;
+          grpc: Record<string, unknown>;
         };
         expect(report.node).toBe(`v${RUNTIMES[runtime]}`);
         for (const count of Object.values(report.exports)) expect(count).toBeGreaterThan(0);
         expect(report.eras['legacy']).toMatchObject({ protocolVersion: '2025-11-25' });
         expect(report.eras['modern']).toMatchObject({ protocolVersion: '2026-07-28' });
+        expect(report.grpc).toEqual({
+          dialect: 'mcp-lite',
+          content: [{ type: 'text', text: 'over gRPC' }],
+        });
         for (const era of Object.values(report.eras)) {
           expect(era).toMatchObject({
             direct: { sum: 5 },

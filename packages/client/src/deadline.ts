@@ -64,6 +64,15 @@ export class Deadline implements Disposable {
     return this.signal.aborted ? 0 : Math.max(0, this.#expiresAt - performance.now());
   }
 
+  /**
+   * Milliseconds until the hard cap: the longest the call may still last if it keeps showing
+   * signs of life. What a wire deadline says for a call whose timeout progress restarts.
+   */
+  capRemainingMs(): number {
+    if (this.signal.aborted) return 0;
+    return Math.max(0, this.#options.maxTimeoutMs - (performance.now() - this.#started));
+  }
+
   /** The call showed signs of life (progress): restart the timeout, within the hard cap. */
   extend(): void {
     if (this.signal.aborted) return;

@@ -24,6 +24,7 @@ export interface ErrorContext {
 export type McpErrorCode =
   | 'TRANSPORT'
   | 'HTTP_STATUS'
+  | 'GRPC_STATUS'
   | 'CONTENT_TYPE'
   | 'RESPONSE_TOO_LARGE'
   | 'STREAM_TRUNCATED'
@@ -144,6 +145,62 @@ export class HttpStatusError extends McpError {
     super('HTTP_STATUS', `server answered HTTP ${status}${said}`, { ...options, status });
     this.retryAfterMs = options.retryAfterMs;
     this.reason = options.reason;
+  }
+}
+
+/** gRPC status names, indexed by code. */
+const GRPC_STATUSES = [
+  'OK',
+  'CANCELLED',
+  'UNKNOWN',
+  'INVALID_ARGUMENT',
+  'DEADLINE_EXCEEDED',
+  'NOT_FOUND',
+  'ALREADY_EXISTS',
+  'PERMISSION_DENIED',
+  'RESOURCE_EXHAUSTED',
+  'FAILED_PRECONDITION',
+  'ABORTED',
+  'OUT_OF_RANGE',
+  'UNIMPLEMENTED',
+  'INTERNAL',
+  'UNAVAILABLE',
+  'DATA_LOSS',
+  'UNAUTHENTICATED',
+] as const;
+
+/**
+ * A gRPC status (MCP-lite's gRPC binding) that no other class here says better: UNAVAILABLE and
+ * RESOURCE_EXHAUSTED from the server, UNAUTHENTICATED, PERMISSION_DENIED, FAILED_PRECONDITION,
+ * and the rest. The statuses that do have a class become it (INVALID_ARGUMENT a `JsonRpcError`
+ * -32602, DEADLINE_EXCEEDED a `TimeoutError`, ...). UNAUTHENTICATED and PERMISSION_DENIED set
+ * `status` to 401 and 403, the HTTP statuses of the same meaning.
+ */
+export class GrpcStatusError extends McpError {
+  override readonly name = 'GrpcStatusError';
+  /** The status's number (14 for UNAVAILABLE). */
+  readonly grpcCode: number;
+  /** The status's name (`UNAVAILABLE`). */
+  readonly grpcStatus: string;
+  /** `grpc-message` as the server wrote it. */
+  readonly serverMessage: string;
+  /** The status's details: a `google.protobuf.Struct` as JSON, or a `google.rpc.ErrorInfo`. */
+  readonly data: unknown;
+  /** How long the server asked us to wait (`grpc-retry-pushback-ms`), when it said. */
+  readonly retryAfterMs: number | undefined;
+  constructor(
+    grpcCode: number,
+    serverMessage: string,
+    options: McpErrorOptions & { data?: unknown; retryAfterMs?: number | undefined } = {},
+  ) {
+    const grpcStatus = GRPC_STATUSES[grpcCode] ?? `status ${grpcCode}`;
+    const said = serverMessage === '' ? '' : ` "${serverMessage}"`;
+    super('GRPC_STATUS', `server answered gRPC ${grpcStatus}${said}`, options);
+    this.grpcCode = grpcCode;
+    this.grpcStatus = grpcStatus;
+    this.serverMessage = serverMessage;
+    this.data = options.data;
+    this.retryAfterMs = options.retryAfterMs;
   }
 }
 

@@ -49,6 +49,7 @@ export {
   ClientClosedError,
   ContentTypeError,
   type ErrorContext,
+  GrpcStatusError,
   HandleExpiredError,
   HandlerError,
   HeaderMismatchError,

@@ -10,7 +10,8 @@
  */
 import type { Deadline } from './deadline.ts';
 import type { Dialect, DialectEvents } from './dialects/dialect.ts';
-import { hintedBase } from './dialects/mcp-lite/endpoints.ts';
+import { isGrpcUrl } from './dialects/mcp-lite/grpc/url.ts';
+import { hintedBase } from './dialects/mcp-lite/http/endpoints.ts';
 import { type McpLiteConfig, McpLiteDialect } from './dialects/mcp-lite/index.ts';
 import { SseDialect } from './dialects/mcp-sse/index.ts';
 import { type StatefulConfig, StatefulDialect } from './dialects/mcp-stateful/index.ts';
@@ -123,6 +124,10 @@ export async function negotiate(
   events: DialectEvents,
   deadline: Deadline,
 ): Promise<Dialect> {
+  // A grpc URL names MCP-lite's gRPC binding: nothing to probe.
+  if (isGrpcUrl(config.stateless.url)) {
+    return McpLiteDialect.overGrpc(required(config.lite, 'lite'), events, deadline);
+  }
   const forced = await forcedDialect(config, events, deadline);
   if (forced) return forced;
   const choice = eraOf(config);

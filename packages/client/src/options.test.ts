@@ -98,13 +98,31 @@ describe('resolveOptions', () => {
     expect(() => resolveOptions(ENDPOINT, options)).toThrow(`\`${name}\``);
   });
 
-  it('rejects a URL that is not http or https', () => {
+  it('rejects a URL that is not http, https, grpc or grpcs', () => {
     expect(() => resolveOptions('ftp://example.com/mcp')).toThrow(TypeError);
-    expect(() => resolveOptions('ftp://example.com/mcp')).toThrow(/http: or https: URL/);
+    expect(() => resolveOptions('ftp://example.com/mcp')).toThrow(/http:, https:, grpc: or grpcs:/);
+  });
+
+  it('takes grpc and grpcs URLs, for MCP-lite only', () => {
+    expect(resolveOptions('grpc://127.0.0.1:50051').url).toBe('grpc://127.0.0.1:50051');
+    expect(resolveOptions('grpcs://example.com', { dialect: 'mcp-lite' }).url).toBe(
+      'grpcs://example.com',
+    );
+    expect(() => resolveOptions('grpc:///no-host')).toThrow(/with a host/);
+    expect(() => resolveOptions('grpc://127.0.0.1:1', { dialect: 'webtools' })).toThrow(
+      /a grpc URL speaks MCP-lite, not `dialect: 'webtools'`/,
+    );
+    expect(() => resolveOptions('grpc://127.0.0.1:1', { protocolVersion: 'modern' })).toThrow(
+      TypeError,
+    );
+    expect(() =>
+      resolveOptions('grpc://127.0.0.1:1', { auth: { client: { clientId: 'app' } } }),
+    ).toThrow(/not OAuth options/);
+    expect(resolveOptions('grpc://127.0.0.1:1', { auth: 't0ken' }).auth).toBe('t0ken');
   });
 
   it('rejects a string that is not an absolute URL', () => {
     expect(() => resolveOptions('/mcp')).toThrow(TypeError);
-    expect(() => resolveOptions('/mcp')).toThrow(/absolute http\(s\) URL/);
+    expect(() => resolveOptions('/mcp')).toThrow(/absolute http\(s\) or grpc\(s\) URL/);
   });
 });

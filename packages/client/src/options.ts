@@ -6,6 +6,7 @@ import type { Dispatcher } from 'undici';
 import packageJson from '../package.json' with { type: 'json' };
 import { checkAuth, type HeadersSource } from './auth/gate.ts';
 import type { AuthOption } from './auth/types.ts';
+import { isGrpcUrl } from './dialects/mcp-lite/grpc/url.ts';
 import type { WebtoolsOptions } from './dialects/webtools/index.ts';
 import type {
   ElicitationHandler,
@@ -365,6 +366,22 @@ function checkDialect(resolved: ResolvedOptions): void {
       `\`dialect: '${dialect}'\` cannot be combined with \`protocolVersion: '${version}'\``,
     );
   }
+  // A grpc URL speaks MCP-lite's gRPC binding and nothing else.
+  if (isGrpcUrl(resolved.url)) {
+    if (dialect !== 'auto' && dialect !== 'mcp-lite') {
+      throw new TypeError(`a grpc URL speaks MCP-lite, not \`dialect: '${dialect}'\``);
+    }
+    if (version !== 'auto') {
+      throw new TypeError(`a grpc URL speaks MCP-lite, not \`protocolVersion: '${version}'\``);
+    }
+    // OAuth discovers its servers from the resource's HTTP URLs; a gRPC resource has none.
+    const { auth } = resolved;
+    if (typeof auth === 'object' && typeof (auth as { headers?: unknown }).headers !== 'function') {
+      throw new TypeError(
+        'a grpc URL takes `auth` as a token, a token function or a provider, not OAuth options',
+      );
+    }
+  }
   const { onChange, version: pinned, sessionId, metadata, config } = resolved.webtools;
   if (onChange !== undefined && onChange !== 'refuse' && onChange !== 'report') {
     throw new TypeError(
@@ -397,10 +414,14 @@ export function parseUrl(url: string | URL): URL {
   try {
     parsed = new URL(url);
   } catch {
-    throw new TypeError(`expected an absolute http(s) URL, got "${String(url)}"`);
+    throw new TypeError(`expected an absolute http(s) or grpc(s) URL, got "${String(url)}"`);
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw new TypeError(`expected an http: or https: URL, got "${parsed.protocol}"`);
+  const web = parsed.protocol === 'http:' || parsed.protocol === 'https:';
+  if (!web && !isGrpcUrl(parsed)) {
+    throw new TypeError(`expected an http:, https:, grpc: or grpcs: URL, got "${parsed.protocol}"`);
+  }
+  if (!web && parsed.hostname === '') {
+    throw new TypeError(`expected a grpc URL with a host, got "${String(url)}"`);
   }
   return parsed;
 }

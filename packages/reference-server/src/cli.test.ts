@@ -45,6 +45,30 @@ describe('toolwire-reference-server bin', () => {
     expect({ code, signal }).toEqual({ code: 0, signal: null });
   });
 
+  it('with --grpc, also serves MCP-lite over gRPC on a port of its own', async () => {
+    const { child, exited, output } = await startCli('--grpc');
+    const url = /MCP-lite over gRPC: +(grpc:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1];
+    expect(url).toBeDefined();
+    // An HTTP/2 POST of GetTools with no message: a gRPC answer, whatever its status.
+    const { connect } = await import('node:http2');
+    const session = connect(url!.replace('grpc:', 'http:'));
+    const stream = session.request({
+      ':method': 'POST',
+      ':path': '/mcplite.MCPLite/GetTools',
+      'content-type': 'application/grpc',
+      te: 'trailers',
+    });
+    stream.end(Buffer.from([0, 0, 0, 0, 0]));
+    const [headers] = await once(stream, 'response');
+    expect(headers['content-type']).toBe('application/grpc+proto');
+    stream.resume();
+    await once(stream, 'close');
+    session.close();
+    child.kill('SIGTERM');
+    const [code] = await exited;
+    expect(code).toBe(0);
+  });
+
   it('with --conformance, /mcp also serves 2026-07-28 (dual-era), as the suites need', async () => {
     const { child, exited, output } = await startCli('--conformance');
     const url = /http:\/\/127\.0\.0\.1:\d+\/mcp\b/.exec(output)?.[0] ?? '';

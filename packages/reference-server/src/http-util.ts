@@ -69,3 +69,9 @@ export function sendEmpty(
   res.writeHead(status, headers);
   res.end();
 }
+
+/** The host part of a URL for a bound address: wildcards are reached through loopback. */
+export function urlHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::' || host === '') return '127.0.0.1';
+  return host.includes(':') ? `[${host}]` : host;
+}

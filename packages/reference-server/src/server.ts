@@ -6,7 +6,7 @@ import type { ServerCore } from './context.ts';
 import { handleDelete, handleGet } from './endpoint.ts';
 import { FaultController } from './faults.ts';
 import { HttpSseTransport, MESSAGES_PATH } from './http-sse.ts';
-import { header, headerRecord, sendEmpty, sendJson, sendRpcError } from './http-util.ts';
+import { header, headerRecord, sendEmpty, sendJson, sendRpcError, urlHost } from './http-util.ts';
 import { ErrorCode, errorMessage } from './jsonrpc.ts';
 import { MCP_LITE_BASE, McpLiteEndpoint } from './mcp-lite/endpoint.ts';
 import { MODERN_VERSIONS } from './modern/envelope.ts';
@@ -55,12 +55,6 @@ function validate(options: ReferenceServerOptions): void {
     throw new RangeError(`pageSize must be a positive integer, got ${pageSize}`);
   }
   if (versions.length === 0) throw new RangeError('versions must name at least one version');
-}
-
-/** The host part of a URL for a bound address: wildcards are reached through loopback. */
-function urlHost(host: string): string {
-  if (host === '0.0.0.0' || host === '::' || host === '') return '127.0.0.1';
-  return host.includes(':') ? `[${host}]` : host;
 }
 
 function logEntry(req: IncomingMessage, path: string): ReceivedRequest {

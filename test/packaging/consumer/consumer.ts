@@ -6,6 +6,7 @@ import { mcpTools } from '@toolwire/ai-sdk';
 import {
   type CallToolResult,
   createMcpClient,
+  GrpcStatusError,
   isMcpError,
   type McpClient,
   OutputValidationError,
@@ -13,6 +14,10 @@ import {
 import { mcpStructuredTools } from '@toolwire/langchain';
 import { elicitationInterrupt } from '@toolwire/langchain/langgraph';
 import { startReferenceServer } from '@toolwire/reference-server';
+import {
+  type GrpcReferenceServer,
+  startGrpcReferenceServer,
+} from '@toolwire/reference-server/grpc';
 import type { ToolSet } from 'ai';
 
 export async function main(): Promise<number | undefined> {
@@ -27,6 +32,23 @@ export async function main(): Promise<number | undefined> {
   } catch (error) {
     if (error instanceof OutputValidationError) return error.problems.length;
     if (isMcpError(error)) return undefined;
+    throw error;
+  } finally {
+    await client.close();
+    await server.close();
+  }
+}
+
+/** MCP-lite over gRPC, typed through the `/grpc` subpath and the client's error tree. */
+export async function overGrpc(): Promise<string | undefined> {
+  const server: GrpcReferenceServer = await startGrpcReferenceServer({ streaming: false });
+  const client = createMcpClient(server.url);
+  try {
+    server.faults.failNext(1, { code: 'UNAVAILABLE', rpc: 'CallTool' });
+    await client.callTool('echo', { text: 'x' });
+    return client.dialect;
+  } catch (error) {
+    if (error instanceof GrpcStatusError) return error.grpcStatus;
     throw error;
   } finally {
     await client.close();

@@ -9,6 +9,7 @@ import * as client from '@toolwire/client';
 import * as langchain from '@toolwire/langchain';
 import * as langgraph from '@toolwire/langchain/langgraph';
 import * as reference from '@toolwire/reference-server';
+import * as referenceGrpc from '@toolwire/reference-server/grpc';
 
 const report = {
   node: process.version,
@@ -18,8 +19,10 @@ const report = {
     langchain: Object.keys(langchain).length,
     langgraph: Object.keys(langgraph).length,
     reference: Object.keys(reference).length,
+    referenceGrpc: Object.keys(referenceGrpc).length,
   },
   eras: {},
+  grpc: {},
 };
 
 const server = await reference.startReferenceServer();
@@ -53,5 +56,18 @@ try {
   }
 } finally {
   await server.close();
+}
+// MCP-lite over gRPC: the client loads its gRPC stack (its own dependencies) for a grpc URL.
+const grpcServer = await referenceGrpc.startGrpcReferenceServer();
+try {
+  const lite = client.createMcpClient(grpcServer.url);
+  try {
+    const echoed = await lite.callTool('echo', { text: 'over gRPC' });
+    report.grpc = { dialect: lite.dialect, content: echoed.content };
+  } finally {
+    await lite.close();
+  }
+} finally {
+  await grpcServer.close();
 }
 console.log(JSON.stringify(report));

@@ -5,7 +5,7 @@
  */
 import type { Dispatcher } from 'undici';
 import { AuthorizationError, isMcpError, usageError } from '../errors.ts';
-import type { HttpRequest, HttpResponse, RequestGate } from '../transport/http.ts';
+import type { HttpRequest, Refusal, RequestGate } from '../transport/http.ts';
 import type { AuthOption, AuthProvider, OAuthOptions } from './types.ts';
 
 /** Headers asked for before each request (the `headers` option as a function). */
@@ -137,7 +137,7 @@ function lazyOAuth(options: OAuthOptions, gate: GateOptions): RequestGate {
   };
 }
 
-function refusal(request: HttpRequest, response: HttpResponse): AuthorizationError {
+function refusal(request: HttpRequest, response: Refusal): AuthorizationError {
   const scope = response.status === 403;
   return new AuthorizationError(
     scope ? 'insufficient_scope' : 'rejected',

@@ -10,7 +10,7 @@
 import type * as oauth from 'oauth4webapi';
 import type { Dispatcher } from 'undici';
 import { AuthorizationError } from '../errors.ts';
-import type { HttpRequest, HttpResponse, RequestGate } from '../transport/http.ts';
+import type { HttpRequest, Refusal, RequestGate } from '../transport/http.ts';
 import { type Challenge, challengedScopes, oauthChallenge, parseChallenges } from './challenge.ts';
 import { type DiscoveryContext, discoverIssuer, discoverResource } from './discovery.ts';
 import { type DPoPKey, keepNonce, newDPoPKey, proofHeaders, restoreDPoPKey } from './dpop.ts';
@@ -82,7 +82,7 @@ export class OAuthSession implements RequestGate {
     return { authorization: `Bearer ${tokens.accessToken}` };
   }
 
-  async refused(request: HttpRequest, response: HttpResponse): Promise<boolean> {
+  async refused(request: HttpRequest, response: Refusal): Promise<boolean> {
     const attempt = this.#attempt(request);
     const challenges = parseChallenges(response.header('www-authenticate'));
     const challenge = oauthChallenge(challenges);

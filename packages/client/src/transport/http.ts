@@ -85,11 +85,14 @@ export interface RequestGate {
    * headers (new credentials), false to hand the answer to the dialect as it is; throws to fail
    * the request (an AuthorizationError). Sending again is not a retry attempt.
    */
-  refused(request: HttpRequest, response: HttpResponse): Promise<boolean>;
+  refused(request: HttpRequest, response: Refusal): Promise<boolean>;
 }
 
+/** What a gate reads of a refusal: its status and headers (a gRPC channel's come from a status). */
+export type Refusal = Pick<HttpResponse, 'status' | 'header'>;
+
 /** How many times one request may be sent with new credentials before its answer stands. */
-const MAX_GATE_ROUNDS = 5;
+export const MAX_GATE_ROUNDS = 5;
 
 /**
  * A dispatcher whose requests pass a gate. Only `send` below looks inside: everything above it
@@ -105,6 +108,11 @@ class GatedDispatcher {
   dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
     return this.inner.dispatch(options, handler);
   }
+}
+
+/** The gate a dispatcher's requests pass, if any: a channel that does not send through it asks it. */
+export function gateOf(dispatcher: Dispatcher): RequestGate | undefined {
+  return dispatcher instanceof GatedDispatcher ? dispatcher.gate : undefined;
 }
 
 /** `dispatcher`, with every request sent through it passing `gate`. */
@@ -165,7 +173,7 @@ async function transmit(dispatcher: Dispatcher, req: HttpRequest): Promise<HttpR
 
 export function transportError(error: unknown, url: string): TransportError {
   const code = errorCode(error);
-  const sent = !NOT_SENT_CODES.has(code);
+  const sent = !neverSent(error);
   const reason = error instanceof Error ? error.message : String(error);
   return new TransportError(`connection failed (${code || reason})`, {
     url,
@@ -175,7 +183,13 @@ export function transportError(error: unknown, url: string): TransportError {
   });
 }
 
-function errorCode(error: unknown): string {
+/** Whether a connection error proves the server never saw the request. */
+export function neverSent(error: unknown): boolean {
+  return NOT_SENT_CODES.has(errorCode(error));
+}
+
+/** The first Node error code (`ECONNREFUSED`) in an error's chain of causes, or ''. */
+export function errorCode(error: unknown): string {
   for (let e = error; e instanceof Error; e = e.cause) {
     const code = (e as { code?: unknown }).code;
     if (typeof code === 'string') return code;

@@ -9,7 +9,13 @@
 import pRetry from 'p-retry';
 import type { Deadline } from '../deadline.ts';
 import { sleep } from '../deadline.ts';
-import { HttpStatusError, isMcpError, StreamTruncatedError, TransportError } from '../errors.ts';
+import {
+  GrpcStatusError,
+  HttpStatusError,
+  isMcpError,
+  StreamTruncatedError,
+  TransportError,
+} from '../errors.ts';
 
 export interface RetryPolicy {
   /** How many times a request may be sent again after the first try. */
@@ -25,6 +31,8 @@ export interface RetryPolicy {
 const REFUSED = new Set([408, 429, 503]);
 /** Statuses from a gateway that may have passed the request on before failing. */
 const GATEWAY = new Set([502, 504]);
+/** gRPC statuses by which the server refuses a call without running it. */
+const GRPC_REFUSED = new Set(['RESOURCE_EXHAUSTED']);
 
 export function mayResend(error: unknown, idempotent: boolean): boolean {
   if (!isMcpError(error) || !error.retryable) return false;
@@ -35,6 +43,9 @@ export function mayResend(error: unknown, idempotent: boolean): boolean {
     const status = error.status ?? 0;
     return REFUSED.has(status) || (idempotent && GATEWAY.has(status));
   }
+  // gRPC: RESOURCE_EXHAUSTED is push-back (a 429); an UNAVAILABLE the server sent came after it
+  // had the call, and gRPC itself resends that only when told the call is safe to repeat.
+  if (error instanceof GrpcStatusError) return GRPC_REFUSED.has(error.grpcStatus) || idempotent;
   return false;
 }
 
@@ -94,7 +105,10 @@ function retrying<T>(
     // backoff is waited out here, and one longer than the cap or the deadline ends the call.
     shouldRetry: async ({ error, retryDelay }) => {
       if (!mayResend(error, idempotent)) return false;
-      const asked = error instanceof HttpStatusError ? error.retryAfterMs : undefined;
+      const asked =
+        error instanceof HttpStatusError || error instanceof GrpcStatusError
+          ? error.retryAfterMs
+          : undefined;
       if (asked === undefined) return true;
       if (asked > policy.maxRetryAfterMs || asked > deadline.remainingMs()) return false;
       if (asked > retryDelay) await sleep(asked - retryDelay, deadline.signal);

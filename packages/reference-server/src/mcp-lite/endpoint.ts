@@ -9,11 +9,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ServerCore } from '../context.ts';
 import { accepts, header, sendEmpty, sendJson } from '../http-util.ts';
-import { ErrorCode, errorMessage, isObject, type JsonObject, RpcError } from '../jsonrpc.ts';
+import { ErrorCode, errorMessage, isObject, RpcError } from '../jsonrpc.ts';
 import { parseJson, readBody } from '../post.ts';
 import type { LiteRedeem, ReceivedRequest } from '../types.ts';
 import { PromiseStore } from './promises.ts';
-import { callTool, type Reply, type StreamEvent, toolDefinitions } from './tools.ts';
+import { assemble, callTool, type Reply, type StreamEvent, toolDefinitions } from './tools.ts';
 
 export const MCP_LITE_BASE = '/mcp-lite/v1';
 
@@ -129,17 +129,6 @@ export class McpLiteEndpoint {
       result: reply.kind === 'result' ? reply.result : assemble(events),
     });
   }
-}
-
-/** A streamed reply as one result: the partials joined into a text block, `_meta` from `done`. */
-function assemble(events: StreamEvent[]): JsonObject {
-  const text = events.flatMap((event) =>
-    event.event === 'message' && typeof event.data['partial'] === 'string'
-      ? [event.data['partial']]
-      : [],
-  );
-  const done = events.find((event) => event.event === 'done');
-  return { content: [{ type: 'text', text: text.join('') }], ...done?.data };
 }
 
 /** Writes the reply as named events; a plain result is one `done` event carrying all of it. */

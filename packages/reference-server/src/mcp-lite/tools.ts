@@ -329,6 +329,20 @@ const TOOLS: LiteTool[] = [
   },
 ];
 
+/**
+ * A streamed reply as one result, for a caller that did not ask for a stream: the partials joined
+ * into a text block, `_meta` from `done`.
+ */
+export function assemble(events: StreamEvent[]): JsonObject {
+  const text = events.flatMap((event) =>
+    event.event === 'message' && typeof event.data['partial'] === 'string'
+      ? [event.data['partial']]
+      : [],
+  );
+  const done = events.find((event) => event.event === 'done');
+  return { content: [{ type: 'text', text: text.join('') }], ...done?.data };
+}
+
 export function toolDefinitions(): JsonObject[] {
   return TOOLS.map((tool) => tool.definition);
 }

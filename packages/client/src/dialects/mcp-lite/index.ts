@@ -1,25 +1,25 @@
 /**
- * The MCP-lite HTTP binding (seed 000, v0.042): stateless, POST only, tools only. Discovery and
- * calls have endpoints of their own; a call is a JSON-RPC `tools/call` whose result says what it
- * is in `_meta.response_type`; an answer may stream as named SSE events. No handshake, sessions,
- * notifications or cancellation exist: aborting a call only stops the wait.
+ * MCP-lite (seed 000, v0.042): stateless, tools only, over either of its bindings. The dialect is
+ * written once: a listing becomes tools, `_meta.response_type` an Outcome (`response.ts`), a
+ * promise is redeemed with the `redeem` tool, an elicitation is answered by calling again, and a
+ * streamed answer's partials are reported as they come (`partials.ts`). A channel carries it:
+ * HTTP (`http/`), or gRPC (`grpc/`) for grpc:// and grpcs:// URLs, loaded only then. No
+ * handshake, sessions, notifications or cancellation message exist: aborting a call stops the
+ * wait (and, over gRPC, cancels the call on the server).
  */
 import type { Dispatcher } from 'undici';
 import type { Deadline } from '../../deadline.ts';
 import {
-  fromJsonRpcError,
   HandleExpiredError,
-  HttpStatusError,
   JsonRpcError,
   MalformedMessageError,
   NotSupportedError,
+  UnsupportedServerError,
 } from '../../errors.ts';
-import { isObject, type JsonObject, request } from '../../jsonrpc.ts';
+import { isObject, type JsonObject } from '../../jsonrpc.ts';
 import type { Outcome, PendingHandle } from '../../outcome.ts';
-import { send } from '../../transport/http.ts';
 import { type RetryPolicy, withRetry } from '../../transport/retry.ts';
 import type { Tool } from '../../types.ts';
-import { readAnswer } from '../answer.ts';
 import type {
   Dialect,
   DialectEvents,
@@ -27,17 +27,22 @@ import type {
   SendContext,
   ServerDescription,
 } from '../dialect.ts';
+import type { ChannelListing, LiteChannel } from './channel.ts';
 import { answered } from './elicitation.ts';
-import { Endpoints } from './endpoints.ts';
-import { isRedeemTool, type Listing, listAt } from './listing.ts';
+import { HttpChannel } from './http/channel.ts';
+import { isRedeemTool } from './listing.ts';
+import { Partials } from './partials.ts';
 import { outcomeOf } from './response.ts';
-import { readStream } from './stream.ts';
 
 export interface McpLiteConfig {
   url: string;
+  /** HTTP only: the undici dispatcher requests go through. */
   dispatcher: Dispatcher;
+  /** Sent with every request: HTTP headers, or gRPC metadata. */
   headers: Record<string, string>;
+  /** The largest answer the client reads: a body, or one gRPC message. */
   maxResponseBytes: number;
+  /** HTTP only: the largest SSE event. */
   maxEventSize: number;
   retry: RetryPolicy;
   /** Whether heartbeats and partials restart a call's timeout. */
@@ -53,29 +58,29 @@ const EMPTY_LISTS: Record<string, string> = {
   'resources/templates/list': 'resourceTemplates',
   'prompts/list': 'prompts',
 };
-const NOT_HERE = new Set([404, 405]);
 /** The seed's code for a bad parameter: for `redeem`, an unknown or expired token. */
 const INVALID_PARAMS = -32602;
+
+type Listed = Extract<ChannelListing, { kind: 'tools' }>;
 
 export class McpLiteDialect implements Dialect {
   readonly name = 'mcp-lite';
   readonly server: ServerDescription;
   readonly #config: McpLiteConfig;
   readonly #events: DialectEvents;
-  readonly #endpoints: Endpoints;
+  readonly #channel: LiteChannel;
   /** The listing that proved the dialect, handed to the first `tools/list` instead of asking again. */
   #listed: Tool[] | undefined;
-  #nextId = 0;
 
   private constructor(
     config: McpLiteConfig,
     events: DialectEvents,
-    endpoints: Endpoints,
-    listing: Extract<Listing, { kind: 'tools' }>,
+    channel: LiteChannel,
+    listing: Listed,
   ) {
     this.#config = config;
     this.#events = events;
-    this.#endpoints = endpoints;
+    this.#channel = channel;
     this.#listed = this.#accept(listing);
     this.server = {
       protocolVersion: MCP_LITE_VERSION,
@@ -88,22 +93,41 @@ export class McpLiteDialect implements Dialect {
   }
 
   /**
-   * Lists the tools at `{base}/listtools`, then `{base}/tools`: the dialect, or `misses` saying
-   * what each endpoint answered instead. Throws what says nothing about the dialect.
+   * Lists the tools over HTTP at `{base}/listtools`, then `{base}/tools`: the dialect, or `misses`
+   * saying what each endpoint answered instead. Throws what says nothing about the dialect.
    */
   static async probe(
     config: McpLiteConfig,
     events: DialectEvents,
     deadline: Deadline,
   ): Promise<McpLiteDialect | { misses: string[] }> {
-    const endpoints = new Endpoints(config.url);
-    const misses: string[] = [];
-    for (const url of endpoints.listing) {
-      const listing = await listAt(config, url, deadline);
-      if (listing.kind === 'tools') return new McpLiteDialect(config, events, endpoints, listing);
-      misses.push(listing.summary);
+    const channel = new HttpChannel(config);
+    const listing = await list(channel, config, deadline);
+    if (listing.kind === 'misses') return listing;
+    return new McpLiteDialect(config, events, channel, listing);
+  }
+
+  /**
+   * The gRPC binding at a grpc:// or grpcs:// URL: nothing to probe, the listing is the first
+   * request. The gRPC stack is loaded here, so HTTP users never pay for it.
+   */
+  static async overGrpc(
+    config: McpLiteConfig,
+    events: DialectEvents,
+    deadline: Deadline,
+  ): Promise<McpLiteDialect> {
+    const { GrpcChannel } = await import('./grpc/channel.ts');
+    const channel = new GrpcChannel(config);
+    try {
+      const listing = await list(channel, config, deadline);
+      if (listing.kind === 'misses') {
+        throw new UnsupportedServerError(listing.misses, { url: config.url });
+      }
+      return new McpLiteDialect(config, events, channel, listing);
+    } catch (error) {
+      await channel.close();
+      throw error;
     }
-    return { misses };
   }
 
   async send(operation: Operation, context: SendContext): Promise<Outcome> {
@@ -175,26 +199,23 @@ export class McpLiteDialect implements Dialect {
     return method === 'tools/list' ? Number.POSITIVE_INFINITY : 0;
   }
 
-  async close(): Promise<void> {}
+  close(): Promise<void> {
+    return this.#channel.close();
+  }
 
   async #tools(deadline: Deadline): Promise<Tool[]> {
     const listed = this.#listed;
     this.#listed = undefined;
     if (listed) return listed;
-    const misses: string[] = [];
-    for (const url of this.#endpoints.listing) {
-      const listing = await listAt(this.#config, url, deadline);
-      if (listing.kind === 'tools') return this.#accept(listing);
-      misses.push(listing.summary);
-    }
-    throw new MalformedMessageError(`no tool listing (${misses.join('; ')})`, {
+    const listing = await list(this.#channel, this.#config, deadline);
+    if (listing.kind === 'tools') return this.#accept(listing);
+    throw new MalformedMessageError(`no tool listing (${listing.misses.join('; ')})`, {
       url: this.#config.url,
       method: 'tools/list',
     });
   }
 
-  #accept(listing: Extract<Listing, { kind: 'tools' }>): Tool[] {
-    this.#endpoints.listedAt(listing.url);
+  #accept(listing: Listed): Tool[] {
     for (const item of listing.dropped) {
       this.#events.warning(
         new MalformedMessageError(`tool without a name dropped: ${item}`, {
@@ -211,82 +232,49 @@ export class McpLiteDialect implements Dialect {
     const answers = answered(params);
     if (answers?.kind === 'declined') return { kind: 'complete', result: answers.result };
     if (answers) params = answers.params;
-    const message = request(`call-${this.#nextId++}`, 'tools/call', params);
-    const attempt = async (url: string): Promise<Outcome> => {
-      const outcome = await withRetry(
-        () => this.#post(url, message, operation, context),
-        this.#config.retry,
-        { idempotent: operation.idempotent, deadline: context.deadline },
-      );
-      this.#endpoints.calledAt(url);
-      // The next round's answers go on top of this round's arguments, so none is lost.
-      if (outcome.kind === 'input') {
-        outcome.retry = (responses) => ({
-          ...operation,
-          params: { ...params, inputResponses: responses },
-        });
-      }
-      return outcome;
-    };
-    const urls = this.#endpoints.calls;
-    for (const url of urls.slice(0, -1)) {
-      try {
-        return await attempt(url);
-      } catch (error) {
-        // A bare 404 or 405 means no endpoint by this name; the other name is tried.
-        if (!(error instanceof HttpStatusError && NOT_HERE.has(error.status ?? 0))) throw error;
-      }
-    }
-    return attempt(urls.at(-1)!);
-  }
-
-  async #post(
-    url: string,
-    message: ReturnType<typeof request>,
-    operation: Operation,
-    context: SendContext,
-  ): Promise<Outcome> {
-    const config = this.#config;
     const { deadline } = context;
-    const where = { url, method: operation.method, tool: operation.tool };
-    const response = await send(config.dispatcher, {
-      url,
-      method: 'POST',
-      headers: {
-        ...config.headers,
-        // Every call takes a stream: a server that streams sends heartbeats, which keep the
-        // call's deadline alive whether or not the caller follows its progress.
-        accept: 'application/json, text/event-stream',
-        'content-type': 'application/json',
-      },
-      body: JSON.stringify(message),
-      signal: deadline.signal,
-    });
-    if (response.status === 200 && response.mediaType === 'text/event-stream') {
-      const streamed = await readStream(response, {
-        where,
-        maxEventSize: config.maxEventSize,
-        deadline,
-        extendOnLife: config.resetTimeoutOnProgress,
-        onProgress: context.onProgress,
-        onPartial: context.onPartial,
-      });
-      if (streamed.kind === 'error') return { kind: 'failure', error: streamed.error };
-      return outcomeOf(streamed.result, where);
-    }
-    const answer = await readAnswer(response, message, {
-      url,
+    // The caller follows the call: each partial is reported as it comes. Over gRPC that picks
+    // CallToolStream; over HTTP every call takes a stream, whichever the server sends.
+    const stream = context.onProgress !== undefined || context.onPartial !== undefined;
+    const answer = await withRetry(
+      () =>
+        this.#channel.call({
+          params,
+          tool: operation.tool,
+          deadline,
+          stream,
+          partials: new Partials({
+            deadline,
+            extendOnLife: this.#config.resetTimeoutOnProgress,
+            onProgress: context.onProgress,
+            onPartial: context.onPartial,
+          }),
+        }),
+      this.#config.retry,
+      { idempotent: operation.idempotent, deadline },
+    );
+    if (answer.kind === 'error') return { kind: 'failure', error: answer.error };
+    const outcome = outcomeOf(answer.result, {
+      url: answer.url,
+      method: operation.method,
       tool: operation.tool,
-      maxResponseBytes: config.maxResponseBytes,
-      signal: deadline.signal,
-      route: () => {},
     });
-    if ('error' in answer) {
-      return {
-        kind: 'failure',
-        error: fromJsonRpcError(answer.error, { ...where, status: response.status }),
-      };
+    // The next round's answers go on top of this round's arguments, so none is lost.
+    if (outcome.kind === 'input') {
+      outcome.retry = (responses) => ({
+        ...operation,
+        params: { ...params, inputResponses: responses },
+      });
     }
-    return outcomeOf(answer.result, where);
+    return outcome;
   }
+}
+
+/** One listing, sent again as the retry policy allows (a listing may always be). */
+function list(
+  channel: LiteChannel,
+  config: McpLiteConfig,
+  deadline: Deadline,
+): Promise<ChannelListing> {
+  return withRetry(() => channel.list(deadline), config.retry, { idempotent: true, deadline });
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MalformedMessageError, MoreResourceRequiredError } from '../../errors.ts';
 import { answered } from './elicitation.ts';
-import { hintedBase } from './endpoints.ts';
+import { hintedBase } from './http/endpoints.ts';
 import { toolsOf } from './listing.ts';
 import { outcomeOf } from './response.ts';
 

@@ -4,7 +4,7 @@
  * with the final `_meta` (and, from some servers, the complete result), `error` the server's
  * error, `heartbeat` a sign of life that keeps the call's deadline from running out.
  */
-import type { Deadline } from '../../deadline.ts';
+import type { Deadline } from '../../../deadline.ts';
 import {
   type ErrorContext,
   fromJsonRpcError,
@@ -12,24 +12,17 @@ import {
   MalformedMessageError,
   type McpError,
   StreamTruncatedError,
-} from '../../errors.ts';
-import { isObject, type JsonObject } from '../../jsonrpc.ts';
-import type { HttpResponse } from '../../transport/http.ts';
-import { readEvents } from '../../transport/sse.ts';
-import type { ContentBlock } from '../../types.ts';
-import type { Progress } from '../dialect.ts';
-import { toToolResult } from './content.ts';
+} from '../../../errors.ts';
+import { isObject, type JsonObject } from '../../../jsonrpc.ts';
+import type { HttpResponse } from '../../../transport/http.ts';
+import { readEvents } from '../../../transport/sse.ts';
+import type { Partials } from '../partials.ts';
 
 export interface StreamContext {
   where: ErrorContext & { url: string };
   maxEventSize: number;
   deadline: Deadline;
-  /** Whether a heartbeat or a partial restarts the call's timeout. */
-  extendOnLife: boolean;
-  /** Each partial's text, as it arrives. */
-  onProgress?: ((progress: Progress) => void) | undefined;
-  /** Each partial's content, as it arrives. */
-  onPartial?: ((content: ContentBlock[]) => void) | undefined;
+  partials: Partials;
 }
 
 /** The result the stream adds up to, or the server's error. */
@@ -41,10 +34,7 @@ export async function readStream(
   response: HttpResponse,
   context: StreamContext,
 ): Promise<Streamed> {
-  const { where, deadline } = context;
-  let text = '';
-  const items: unknown[] = [];
-  let partials = 0;
+  const { where, deadline, partials } = context;
   for await (const event of readEvents(response.body as AsyncIterable<Buffer>, {
     url: where.url,
     maxEventSize: context.maxEventSize,
@@ -53,49 +43,20 @@ export async function readStream(
   })) {
     switch (event.event ?? 'message') {
       case 'heartbeat':
-        if (context.extendOnLife) deadline.extend();
+        partials.life();
         break;
-      case 'message': {
-        const data = parse(event.data, where);
-        if (context.extendOnLife) deadline.extend();
-        // `{"partial": ...}` as the seed writes it; any other value is the part itself.
-        const partial = isObject(data) && 'partial' in data ? data['partial'] : data;
-        const added: unknown[] =
-          typeof partial === 'string'
-            ? [partial]
-            : isObject(data) && Array.isArray(data['content'])
-              ? data['content']
-              : [partial];
-        if (typeof partial === 'string') text += partial;
-        else items.push(...added);
-        partials += 1;
-        // A caller who takes the parts gets them whole; one who follows progress, a count.
-        if (context.onPartial) context.onPartial(contentOf(added));
-        else
-          context.onProgress?.({
-            progress: partials,
-            message: typeof partial === 'string' ? partial : undefined,
-          });
+      case 'message':
+        partials.add(parse(event.data, where));
         break;
-      }
       case 'done': {
         const data = parse(event.data, where);
-        const final = isObject(data) ? data : {};
-        // A done event with content is the complete result; the partials were its preview.
-        if (final['content'] !== undefined) return { kind: 'result', result: final };
-        const content = text === '' ? items : [{ type: 'text', text }, ...items];
-        return { kind: 'result', result: { ...final, content } };
+        return { kind: 'result', result: partials.result(isObject(data) ? data : {}) };
       }
       case 'error':
         return { kind: 'error', error: streamError(event.data, where) };
     }
   }
   throw new StreamTruncatedError(where);
-}
-
-/** A partial's items as typed content blocks, normalised as the final result's will be. */
-function contentOf(items: unknown[]): ContentBlock[] {
-  return toToolResult({ content: items }, false)['content'] as unknown as ContentBlock[];
 }
 
 function parse(data: string, where: ErrorContext): unknown {

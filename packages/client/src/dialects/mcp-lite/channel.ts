@@ -1,0 +1,52 @@
+/**
+ * What carries MCP-lite: one dialect, two bindings. A channel lists the tools and sends one call
+ * once, and hands back what the server said in the HTTP binding's shape (a result with `_meta`
+ * inside, or the server's error); the dialect decides what it means (`response.ts`), retries
+ * (`transport/retry.ts`), redeems promises and answers elicitations. HTTP (`http/`) and gRPC
+ * (`grpc/`, loaded only for grpc:// and grpcs:// URLs) implement it.
+ */
+import type { Deadline } from '../../deadline.ts';
+import type { McpError } from '../../errors.ts';
+import type { JsonObject } from '../../jsonrpc.ts';
+import type { Tool } from '../../types.ts';
+import type { Partials } from './partials.ts';
+
+/** A listing, or what each place a listing was looked for answered instead. */
+export type ChannelListing =
+  | { kind: 'tools'; url: string; tools: Tool[]; dropped: string[] }
+  | { kind: 'misses'; misses: string[] };
+
+export interface LiteCall {
+  /** `tools/call` params: `name`, `arguments`. */
+  params: JsonObject;
+  /** The tool's name, for errors. */
+  tool: string | undefined;
+  deadline: Deadline;
+  /**
+   * The caller follows partials or progress. A gRPC channel then calls the streaming RPC; HTTP
+   * takes a stream on every call, as the server chooses.
+   */
+  stream: boolean;
+  /** Where partials and signs of life go, however the answer comes. */
+  partials: Partials;
+}
+
+/**
+ * The server's answer to one call: its result (with `_meta`) and the URL that answered, or the
+ * protocol error it answered with (a JSON-RPC error, or its gRPC status of the same meaning). Transport failures are thrown, so that the retry policy sees
+ * them.
+ */
+export type LiteAnswer =
+  | { kind: 'result'; url: string; result: JsonObject }
+  | { kind: 'error'; error: McpError };
+
+export interface LiteChannel {
+  /** Where the server is, as the application named it. */
+  readonly url: string;
+  /** Lists the tools once. Throws what says nothing about the dialect (auth, the deadline). */
+  list(deadline: Deadline): Promise<ChannelListing>;
+  /** Sends one call once. */
+  call(call: LiteCall): Promise<LiteAnswer>;
+  /** Releases the connections the channel holds. Never throws. */
+  close(): Promise<void>;
+}

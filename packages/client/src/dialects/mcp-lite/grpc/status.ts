@@ -1,0 +1,125 @@
+/**
+ * gRPC statuses in the client's error tree. The server's own statuses take the class of the same
+ * meaning over HTTP (INVALID_ARGUMENT, NOT_FOUND and INTERNAL the JSON-RPC errors -32602, -32601
+ * and -32603 of the HTTP binding, with the status details as `data`; DEADLINE_EXCEEDED a
+ * `TimeoutError`), the rest a `GrpcStatusError`. Failures of the client's own side (a refused
+ * connection, a reset, a message over the size limit) are transport errors that say whether the
+ * server can have seen the call.
+ */
+import { toJson } from '@bufbuild/protobuf';
+import { StructSchema } from '@bufbuild/protobuf/wkt';
+import { Code, ConnectError } from '@connectrpc/connect';
+import type { Deadline } from '../../../deadline.ts';
+import {
+  type ErrorContext,
+  fromJsonRpcError,
+  GrpcStatusError,
+  isMcpError,
+  type McpError,
+  ResponseTooLargeError,
+  TimeoutError,
+  TransportError,
+} from '../../../errors.ts';
+import { errorCode, neverSent } from '../../../transport/http.ts';
+import { ErrorInfoSchema } from './gen/google/rpc/error_details_pb.ts';
+
+export interface StatusContext {
+  where: ErrorContext & { url: string };
+  deadline: Deadline;
+  /** The deadline the call carried on the wire (`grpc-timeout`). */
+  timeoutMs: number;
+  /** The largest message the client reads. */
+  maxResponseBytes: number;
+}
+
+/** The HTTP binding's JSON-RPC codes for the statuses the seed maps (§5.5). */
+const RPC_CODES: Partial<Record<Code, number>> = {
+  [Code.InvalidArgument]: -32602,
+  [Code.NotFound]: -32601,
+  [Code.Internal]: -32603,
+};
+/** Statuses worth another try: the server is overloaded or pushes back. */
+const RETRYABLE = new Set([Code.Unavailable, Code.ResourceExhausted]);
+/** The HTTP status of the same meaning, for code that checks `error.status`. */
+const HTTP_STATUS: Partial<Record<Code, number>> = {
+  [Code.Unauthenticated]: 401,
+  [Code.PermissionDenied]: 403,
+};
+
+export function isUnimplemented(error: unknown): boolean {
+  return error instanceof ConnectError && error.code === Code.Unimplemented;
+}
+
+export function fromGrpcError(error: unknown, context: StatusContext): McpError {
+  const { where, deadline } = context;
+  // The call's own deadline or the caller's abort: its reason is already the error to throw.
+  if (deadline.signal.aborted) return deadline.signal.reason as McpError;
+  // Already the client's own (the gate refusing credentials, say).
+  if (isMcpError(error)) return error;
+  const status = ConnectError.from(error);
+  if (!status.isWireError) return clientSide(status, context);
+  const data = dataOf(status);
+  const rpcCode = RPC_CODES[status.code];
+  if (rpcCode !== undefined) {
+    return fromJsonRpcError({ code: rpcCode, message: status.rawMessage, data }, where);
+  }
+  if (status.code === Code.DeadlineExceeded) {
+    return new TimeoutError(context.timeoutMs, { ...where, cause: status });
+  }
+  const pushback = pushbackOf(status);
+  return new GrpcStatusError(status.code, status.rawMessage, {
+    ...where,
+    status: HTTP_STATUS[status.code],
+    data,
+    cause: status,
+    // A negative push-back is the server saying not to try again.
+    retryable: RETRYABLE.has(status.code) && (pushback ?? 0) >= 0,
+    retryAfterMs: pushback !== undefined && pushback >= 0 ? pushback : undefined,
+  });
+}
+
+/** What went wrong on the client's side of the call, or on the connection. */
+function clientSide(status: ConnectError, context: StatusContext): McpError {
+  const { where } = context;
+  switch (status.code) {
+    case Code.DeadlineExceeded:
+      return new TimeoutError(context.timeoutMs, { ...where, cause: status });
+    case Code.ResourceExhausted:
+      return new ResponseTooLargeError('body', context.maxResponseBytes, {
+        ...where,
+        cause: status,
+      });
+  }
+  // HTTP/2's REFUSED_STREAM guarantees the server did not process the stream.
+  if (status.code === Code.Unavailable && status.rawMessage.includes('REFUSED_STREAM')) {
+    return new TransportError(`connection failed (${status.rawMessage})`, {
+      ...where,
+      cause: status,
+      retryable: true,
+      requestSent: false,
+    });
+  }
+  // A Node error underneath (refused, reset, unreachable) says whether the call went out.
+  const code = errorCode(status);
+  return new TransportError(`connection failed (${code || status.rawMessage})`, {
+    ...where,
+    cause: status,
+    retryable: true,
+    requestSent: !neverSent(status),
+  });
+}
+
+/** The details the server attached: a Struct (the HTTP binding's `data`), else an ErrorInfo. */
+function dataOf(status: ConnectError): unknown {
+  const struct = status.findDetails(StructSchema)[0];
+  if (struct) return toJson(StructSchema, struct);
+  const info = status.findDetails(ErrorInfoSchema)[0];
+  if (info) return { reason: info.reason, domain: info.domain, metadata: { ...info.metadata } };
+  return undefined;
+}
+
+function pushbackOf(status: ConnectError): number | undefined {
+  const value = status.metadata.get('grpc-retry-pushback-ms');
+  if (value === null || !/^-?\d+$/.test(value.trim())) return undefined;
+  return Number(value);
+}
