@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 /** The `toolwire` command. */
 import { main } from './main.ts';
 
