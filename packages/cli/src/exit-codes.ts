@@ -1,10 +1,9 @@
 /**
  * What the exit status tells a script, and which status an error earns. A script can tell its
  * own mistakes (2) from an unreachable server (3), a server that refused (4), a question nobody
- * was there to answer (5) and a tool that ran and failed (1).
+ * was there to answer (5) and a tool that ran and failed (1). Nothing here loads the client, so
+ * the argument parser can use it at start-up.
  */
-import { isMcpError } from '@toolwire/client';
-
 export const EXIT = {
   /** Done, and the tool (if one was called) succeeded. */
   ok: 0,
@@ -54,31 +53,12 @@ export class UnansweredError extends CliError {
   }
 }
 
-/** The failures that mean the server is out of reach, whenever they happen. */
-const CONNECTION_CODES = new Set([
-  'TRANSPORT',
-  'HTTP_STATUS',
-  'CONTENT_TYPE',
-  'UNSUPPORTED_SERVER',
-  'UNSUPPORTED_VERSION',
-  'SESSION_EXPIRED',
-  'AUTHORIZATION',
-]);
-
-const INPUT_CODES = new Set(['INPUT_REQUIRED', 'URL_ELICITATION_REQUIRED']);
-
-/**
- * The exit status for `error`. `connecting` is true while the client was still connecting: any
- * failure then (a timeout included) means the server is out of reach.
- */
-export function exitCodeFor(error: unknown, connecting = false): ExitCode {
-  const own = causeOfType(error, CliError);
-  if (own) return own.exitCode;
-  if (!isMcpError(error)) return EXIT.server;
-  if (error.code === 'ABORTED') return EXIT.interrupted;
-  if (connecting || CONNECTION_CODES.has(error.code)) return EXIT.connection;
-  if (INPUT_CODES.has(error.code)) return EXIT.needsInput;
-  return EXIT.server;
+/** Ctrl-C, as the reason an interrupted call was aborted. */
+export class Interrupted extends CliError {
+  override readonly name = 'Interrupted';
+  constructor() {
+    super(EXIT.interrupted, 'interrupted');
+  }
 }
 
 /** The first error of class `type` in `error`'s cause chain, `error` included. */

@@ -1,37 +1,14 @@
 /**
- * The command line: `toolwire inspect|call|read|prompt|demo`, each with the target options, and
- * what every failure prints and exits with. Words after the first `--` are the command of a local
- * server and never reach the argument parser.
+ * The command line: `toolwire inspect|call|read|prompt|demo` and their options. Words after the
+ * first `--` are the command of a local server and never reach the argument parser. Only the
+ * parser loads at start-up; a command loads the client (and what else it needs) when it runs, so
+ * `--help` and a usage error cost no more than Node and commander.
  */
-import { LEGACY_VERSIONS, MODERN_VERSIONS } from '@toolwire/client';
-import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import packageJson from '../package.json' with { type: 'json' };
-import { callCommand } from './commands/call.ts';
-import { inspectCommand } from './commands/inspect.ts';
-import { promptCommand } from './commands/prompt.ts';
-import { readCommand } from './commands/read.ts';
-import { describeError } from './describe-error.ts';
-import { EXIT, exitCodeFor, UsageError } from './exit-codes.ts';
-import { type ConnectionOptions, type Session, withSession } from './session.ts';
-import { resolveTarget, type TargetOptions } from './target.ts';
-import { type Streams, Terminal } from './terminal.ts';
-
-interface CommonOptions extends ConnectionOptions, TargetOptions {
-  json?: boolean;
-  color?: boolean;
-  out?: string;
-}
-
-const PROTOCOLS = ['auto', 'modern', 'legacy', ...MODERN_VERSIONS, ...LEGACY_VERSIONS];
-const DIALECTS = [
-  'auto',
-  'mcp',
-  'mcp-stateless',
-  'mcp-stateful',
-  'mcp-sse',
-  'mcp-lite',
-  'webtools',
-];
+import { EXIT } from './exit-codes.ts';
+import type { CommandName, CommandOptions } from './run.ts';
+import type { Streams } from './terminal.ts';
 
 const TARGETS = `
 A server is named one of three ways:
@@ -51,30 +28,10 @@ export async function main(
   const command = dash === -1 ? undefined : argv.slice(dash + 1);
   let exitCode: number = EXIT.ok;
 
-  /** Runs one command against its target, and turns any failure into a message and a status. */
-  const run =
-    (
-      name: string,
-      body: (
-        session: Session,
-        words: string[],
-        options: CommonOptions & Record<string, unknown>,
-      ) => Promise<number>,
-    ) =>
-    async (words: string[], options: CommonOptions & Record<string, unknown>) => {
-      const terminal = new Terminal(streams, {
-        json: options.json === true,
-        color: options.color !== false,
-      });
-      try {
-        const { target, rest } = await resolveTarget(words, command, options);
-        exitCode = await withSession(target, options, terminal, (session) =>
-          body(session, rest, options),
-        );
-      } catch (error) {
-        exitCode = report(error, terminal, name);
-      }
-    };
+  const run = (name: CommandName) => async (words: string[], options: CommandOptions) => {
+    const { runCommand } = await import('./run.ts');
+    exitCode = await runCommand(name, { words, command, options, streams });
+  };
 
   const program = new Command('toolwire')
     .description(
@@ -94,13 +51,7 @@ export async function main(
     program.command('inspect').description('show how the server was reached and all it offers'),
   )
     .usage('[options] URL | --config FILE --server NAME | -- COMMAND ARGS…')
-    .action(
-      run('inspect', (session, rest, options) => {
-        if (rest.length > 0)
-          throw new UsageError(`inspect takes no more words, got ${rest.join(' ')}`);
-        return inspectCommand(session, options.protocol ?? 'auto');
-      }),
-    );
+    .action(run('inspect'));
 
   withTargetOptions(
     program
@@ -110,45 +61,28 @@ export async function main(
     .usage('[options] URL TOOL [key=value | key:=JSON | {JSON}]…  (or TOOL … -- COMMAND ARGS…)')
     .option('--args <json>', 'the arguments as one JSON object (key=value words go on top)')
     .option('--task', 'ask for a task where the tool allows one (2025-11-25 servers)')
-    .action(
-      run('call', (session, rest, options) =>
-        callCommand(session, rest, {
-          args: options['args'] as string | undefined,
-          task: options['task'] === true,
-          out: options.out,
-        }),
-      ),
-    );
+    .action(run('call'));
 
   withTargetOptions(
     program.command('read').description('read a resource: its text, or its bytes saved to a file'),
   )
     .usage('[options] URL URI  (or URI -- COMMAND ARGS…)')
-    .action(run('read', (session, rest, options) => readCommand(session, rest, options.out)));
+    .action(run('read'));
 
   withTargetOptions(
     program.command('prompt').description("get a prompt's messages, its arguments filled in"),
   )
     .usage('[options] URL NAME [key=value]…  (or NAME … -- COMMAND ARGS…)')
-    .action(run('prompt', (session, rest, options) => promptCommand(session, rest, options.out)));
+    .action(run('prompt'));
 
   program
     .command('demo')
     .description('a guided tour against the bundled reference server')
     .option('-y, --yes', 'without a terminal, answer the demo form with its defaults')
     .option('--no-color', 'no colours')
-    .action(async (options: { yes?: boolean; color?: boolean }) => {
-      const terminal = new Terminal(streams, { color: options.color !== false });
-      try {
-        const { demo } = await import('./commands/demo.ts');
-        exitCode = await demo(
-          terminal,
-          { yes: options.yes === true, color: options.color !== false },
-          main,
-        );
-      } catch (error) {
-        exitCode = report(error, terminal, 'demo');
-      }
+    .action(async (options: CommandOptions) => {
+      const { runDemo } = await import('./run.ts');
+      exitCode = await runDemo(options, streams, main);
     });
 
   try {
@@ -169,29 +103,20 @@ function withTargetOptions(command: Command): Command {
     .option('--config <file>', 'an mcpServers JSON file (Claude Desktop, Cursor, VS Code, ...)')
     .option('--server <name>', 'the server of --config to use (needed when it lists several)')
     .option('-H, --header <line>', 'an HTTP header, "Name: value" (repeatable)', collect, [])
-    .addOption(
-      new Option('--protocol <revision>', 'auto, modern, legacy, or a revision').choices(PROTOCOLS),
-    )
-    .addOption(
-      new Option('--dialect <name>', 'speak this dialect without probing for the others').choices(
-        DIALECTS,
-      ),
+    .option('--protocol <revision>', 'auto, modern, legacy, or a revision such as 2025-11-25')
+    .option(
+      '--dialect <name>',
+      'mcp, mcp-stateless, mcp-stateful, mcp-sse, mcp-lite or webtools, without probing',
     )
     .option('--timeout <ms>', 'how long a call may go without progress', positiveInteger)
     .option(
       '--root <dir>',
-      'a directory the server may work in (repeatable; default: here)',
+      'a directory the server may work in (repeatable; default: .)',
       collect,
       [],
     )
-    .option(
-      '-y, --yes',
-      'without a terminal, accept forms that have defaults for every required field',
-    )
-    .option(
-      '--out <dir>',
-      'where images, audio and binary resources are saved (default: a temp dir)',
-    )
+    .option('-y, --yes', 'without a terminal, accept forms whose required fields have defaults')
+    .option('--out <dir>', 'where images, audio and binary resources go (default: a temp dir)')
     .option('--json', 'print one JSON document on stdout')
     .option('--no-color', 'no colours');
 }
@@ -205,20 +130,4 @@ function positiveInteger(value: string): string {
     throw new InvalidArgumentError('milliseconds, a whole number above 0');
   }
   return value;
-}
-
-/** Prints why the command failed (and, in JSON mode, a document saying so); the exit status. */
-function report(error: unknown, terminal: Terminal, command: string): number {
-  const exitCode = exitCodeFor(error);
-  const message = describeError(error);
-  if (terminal.json) {
-    const name = error instanceof Error ? error.name : 'Error';
-    const code = (error as { code?: unknown }).code;
-    terminal.printJson({
-      error: { name, ...(typeof code === 'string' ? { code } : {}), message, exitCode },
-    });
-  }
-  terminal.fail(message);
-  if (exitCode === EXIT.usage && !terminal.json) terminal.say(`(see toolwire ${command} --help)`);
-  return exitCode;
 }

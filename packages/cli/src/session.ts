@@ -4,9 +4,17 @@
  * of reach) and closed after it, whatever happened. Ctrl-C aborts what is running, which tells the
  * server to stop; a second Ctrl-C leaves at once.
  */
-import { type ClientOptions, createMcpClient, type McpClient } from '@toolwire/client';
+import {
+  type ClientOptions,
+  createMcpClient,
+  DIALECTS,
+  LEGACY_VERSIONS,
+  type McpClient,
+  MODERN_VERSIONS,
+} from '@toolwire/client';
 import packageJson from '../package.json' with { type: 'json' };
-import { CliError, EXIT, exitCodeFor, UsageError } from './exit-codes.ts';
+import { CliError, EXIT, Interrupted, UsageError } from './exit-codes.ts';
+import { exitCodeFor } from './failure.ts';
 import { questionHandlers } from './questions/index.ts';
 import type { Target } from './target.ts';
 import type { Terminal } from './terminal.ts';
@@ -26,14 +34,6 @@ export interface Session {
   terminal: Terminal;
   /** Aborted by Ctrl-C. */
   signal: AbortSignal;
-}
-
-/** Ctrl-C, as the reason an interrupted call was aborted. */
-export class Interrupted extends CliError {
-  override readonly name = 'Interrupted';
-  constructor() {
-    super(EXIT.interrupted, 'interrupted');
-  }
 }
 
 export async function withSession<T>(
@@ -72,6 +72,19 @@ function openClient(target: Target, options: ConnectionOptions, terminal: Termin
     throw new UsageError(
       `${target.label}: local servers (stdio) are not supported by this build of @toolwire/client`,
     );
+  }
+  const protocols: readonly string[] = [
+    'auto',
+    'modern',
+    'legacy',
+    ...MODERN_VERSIONS,
+    ...LEGACY_VERSIONS,
+  ];
+  if (options.protocol !== undefined && !protocols.includes(options.protocol)) {
+    throw new UsageError(`--protocol takes ${protocols.join(', ')}; got "${options.protocol}"`);
+  }
+  if (options.dialect !== undefined && !(DIALECTS as readonly string[]).includes(options.dialect)) {
+    throw new UsageError(`--dialect takes ${DIALECTS.join(', ')}; got "${options.dialect}"`);
   }
   const timeoutMs = options.timeout === undefined ? undefined : Number(options.timeout);
   const clientOptions: ClientOptions = {
