@@ -5,7 +5,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -25,6 +25,8 @@ export const tmuxAvailable = (() => {
 
 export class TmuxTerminal {
   readonly #socket = `toolwire-test-${randomUUID()}`;
+  /** Where the command's exit status is written: tmux's own pane_dead_status is not always set. */
+  readonly #statusFile = join(tmpdir(), `${this.#socket}.status`);
 
   private constructor() {}
 
@@ -34,7 +36,17 @@ export class TmuxTerminal {
     options: { cwd?: string; env?: Record<string, string> } = {},
   ) {
     const terminal = new TmuxTerminal();
-    const command = argv.map(quote).join(' ');
+    // A shell that outlives Ctrl-C (the command itself, Node, restores the default for SIGINT)
+    // and writes down how the command ended.
+    const command = [
+      'sh',
+      '-c',
+      `trap '' INT; "$@"; echo "$?" > ${quote(terminal.#statusFile)}`,
+      'sh',
+      ...argv,
+    ]
+      .map(quote)
+      .join(' ');
     const env = Object.entries(options.env ?? {}).flatMap(([key, value]) => [
       '-e',
       `${key}=${value}`,
@@ -70,6 +82,16 @@ export class TmuxTerminal {
     return this.#tmux('capture-pane', '-p', '-J', '-S', '-2000', '-t', 'main');
   }
 
+  /** Waits until `condition` holds; on time-out the error shows the screen. */
+  async until(condition: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!condition()) {
+      if (Date.now() > deadline)
+        throw new Error(`${what} never happened; the terminal shows:\n${this.screen()}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
   /** Waits until the screen matches `pattern`; the bound only stops a hung test. */
   async waitFor(pattern: RegExp | string, timeoutMs = 15_000): Promise<string> {
     const deadline = Date.now() + timeoutMs;
@@ -85,26 +107,23 @@ export class TmuxTerminal {
     }
   }
 
-  /** The command's exit status, once it has exited. */
+  /** The command's exit status once it has exited (128 + the signal, when a signal ended it). */
   async exitStatus(timeoutMs = 15_000): Promise<number> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const [dead, status] = this.#tmux(
-        'display-message',
-        '-p',
-        '-t',
-        'main',
-        '#{pane_dead} #{pane_dead_status}',
-      )
-        .trim()
-        .split(' ');
-      if (dead === '1') return Number(status);
+      try {
+        const status = readFileSync(this.#statusFile, 'utf8').trim();
+        if (status !== '') return Number(status);
+      } catch {
+        // Not written yet: the command is still running.
+      }
       if (Date.now() > deadline) throw new Error(`still running:\n${this.screen()}`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
 
   close(): void {
+    rmSync(this.#statusFile, { force: true });
     try {
       this.#tmux('kill-server');
     } catch {

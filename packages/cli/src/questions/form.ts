@@ -70,8 +70,9 @@ export async function askForm(
         ...(field.default === undefined
           ? {}
           : { placeholder: String(field.default), defaultValue: String(field.default) }),
+        // Left empty, a field with a default takes it; one without is left out, if it may be.
         validate: (input) =>
-          fieldProblem(field, input ?? '', isRequired || field.default !== undefined),
+          fieldProblem(field, input ?? '', isRequired && field.default === undefined),
       });
       if (prompts.isCancel(text)) value = text;
       else value = text === undefined || text === '' ? SKIP : typed(field, text);
