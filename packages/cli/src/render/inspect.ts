@@ -12,7 +12,7 @@ import type {
   Tool,
 } from '@toolwire/client';
 import type { Terminal } from '../terminal.ts';
-import { cut, oneLine, table } from './table.ts';
+import { cut, oneLine, table, wrap } from './table.ts';
 
 export interface Inspection {
   target: string;
@@ -105,21 +105,22 @@ function negotiation(dialect: string, version: string, protocol: string): string
 }
 
 export function printInspection(found: Inspection, terminal: Terminal): void {
-  const label = (text: string) => terminal.out('bold', text.padEnd(14));
+  const width = terminal.columns;
+  const indent = ' '.repeat(14);
+  const line = (label: string, text: string) => {
+    const [first = '', ...more] = wrap(text, width - indent.length, indent);
+    terminal.print(`${terminal.out('bold', label.padEnd(14))}${first}`);
+    for (const next of more) terminal.print(next);
+  };
   const info = found.serverInfo;
   const title = typeof info['title'] === 'string' ? ` (${info['title']})` : '';
-  terminal.print(`${label('server')}${info['name']} ${info['version']}${title}`);
-  terminal.print(`${label('at')}${found.target}`);
-  terminal.print(`${label('dialect')}${DIALECT_NAMES[found.dialect] ?? found.dialect}`);
-  terminal.print(`${label('revision')}${found.protocolVersion}`);
-  terminal.print(`${label('negotiated')}${found.negotiation}`);
-  terminal.print(`${label('capabilities')}${describeCapabilities(found.capabilities) || 'none'}`);
-  if (found.instructions) {
-    const [first = '', ...more] = found.instructions.trim().split('\n');
-    terminal.print(`${label('instructions')}${first}`);
-    for (const line of more) terminal.print(`${' '.repeat(14)}${line}`);
-  }
-  const width = terminal.columns;
+  line('server', `${info['name']} ${info['version']}${title}`);
+  line('at', found.target);
+  line('dialect', DIALECT_NAMES[found.dialect] ?? found.dialect);
+  line('revision', found.protocolVersion);
+  line('negotiated', found.negotiation);
+  line('capabilities', describeCapabilities(found.capabilities) || 'none');
+  if (found.instructions) line('instructions', found.instructions);
   const section = (title: string, count: number, header: string[], rows: string[][]) => {
     terminal.print();
     terminal.print(terminal.out('bold', `${title} (${count})`));
