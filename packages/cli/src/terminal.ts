@@ -30,7 +30,9 @@ export class Terminal {
   readonly #colourOut: boolean;
   readonly #colourErr: boolean;
   #live: Spinner | undefined;
-  #liveText = '';
+  /** What the live line shows, or undefined when there is none. */
+  #liveText: string | undefined;
+  #spinner: Promise<typeof import('yocto-spinner')> | undefined;
   #asking: Promise<unknown> = Promise.resolve();
 
   constructor(streams: Streams, options: TerminalOptions = {}) {
@@ -93,14 +95,23 @@ export class Terminal {
       this.#live.text = text;
       return;
     }
-    const { default: yoctoSpinner } = await import('yocto-spinner');
+    this.#spinner ??= import('yocto-spinner');
+    const { default: yoctoSpinner } = await this.#spinner;
+    // The line may have been put away while the module loaded, or started by an earlier call.
+    if (this.#liveText === undefined) return;
+    const started = this.#live as Spinner | undefined;
+    if (started) {
+      started.text = this.#liveText;
+      return;
+    }
     // Ctrl-C is ours to handle (it cancels the call on the server), not the spinner's.
-    this.#live ??= yoctoSpinner({ stream: this.streams.stderr, handleSignals: false });
+    this.#live = yoctoSpinner({ stream: this.streams.stderr, handleSignals: false });
     this.#live.start(this.#liveText);
   }
 
   /** Clears the live line. */
   endLive(): void {
+    this.#liveText = undefined;
     this.#live?.stop();
     this.#live = undefined;
   }
@@ -111,7 +122,7 @@ export class Terminal {
    */
   ask<T>(ask: () => Promise<T>): Promise<T> {
     const run = this.#asking.then(async () => {
-      const text = this.#live ? this.#liveText : undefined;
+      const text = this.#liveText;
       this.endLive();
       try {
         return await ask();
