@@ -2,13 +2,15 @@
  * The `toolwire` command against the bundled reference server, as a script runs it: no terminal,
  * `--json` for one document on stdout, and an exit status that says what went wrong.
  */
+
+import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type ReferenceServer, startReferenceServer } from '@toolwire/reference-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { toolwire, toolwireJson } from '../helpers/toolwire.ts';
+import { TOOLWIRE_BIN, toolwire, toolwireJson } from '../helpers/toolwire.ts';
 
 let dualEra: ReferenceServer;
 let legacyOnly: ReferenceServer;
@@ -332,6 +334,21 @@ describe('targets from an mcpServers file, and headers', () => {
     const gone = await toolwire(['inspect', '--config', file, '--json'], { env });
     expect(gone.code).toBe(3);
     expect(gone.stdout + gone.stderr).not.toContain('s3cret-value');
+  });
+});
+
+describe('pipes', () => {
+  it('stops quietly when the reader closes the pipe early (toolwire inspect URL | head -1)', async () => {
+    const child = spawn(process.execPath, [TOOLWIRE_BIN, 'inspect', dualEra.url], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    // Like head: read the first chunk, then close the pipe.
+    await new Promise((resolve) => child.stdout.once('data', resolve));
+    child.stdout.destroy();
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
   });
 });
 
