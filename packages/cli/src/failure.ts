@@ -1,5 +1,6 @@
 /** What a failure means: the words a person (or a script's log) needs, and the exit status. */
-import { isMcpError } from '@toolwire/client';
+import { isMcpError, type McpError } from '@toolwire/client';
+import { needsLogin } from './credentials.ts';
 import {
   CliError,
   causeOfType,
@@ -37,6 +38,13 @@ export function exitCodeFor(error: unknown, connecting = false): ExitCode {
 }
 
 export function describeError(error: unknown): string {
+  // Connecting wraps the client's error in a CliError.
+  const failed = error instanceof CliError && error.cause !== undefined ? error.cause : error;
+  if (needsLogin(failed)) {
+    const url = (failed as McpError).url;
+    const where = url ? new URL(url).href : 'the server';
+    return `${where} asks you to log in: run toolwire login ${where} (or pass -H "Authorization: …")`;
+  }
   const unanswered = causeOfType(error, UnansweredError);
   if (unanswered) return unanswered.message;
   if (causeOfType(error, Interrupted)) return 'interrupted; the server was told to stop';

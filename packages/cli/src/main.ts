@@ -75,6 +75,19 @@ export async function main(
     .usage('[options] URL NAME [key=value]…  (or NAME … -- COMMAND ARGS…)')
     .action(run('prompt'));
 
+  withTargetOptions(
+    program
+      .command('login')
+      .description('sign in to a server that wants OAuth; later commands use the tokens'),
+  )
+    .usage('[options] URL')
+    .option('--no-browser', 'print the sign-in URL without opening a browser')
+    .action(run('login'));
+
+  withTargetOptions(program.command('logout').description('forget the tokens of a server'))
+    .usage('[options] URL')
+    .action(run('logout'));
+
   program
     .command('demo')
     .description('a guided tour against the bundled reference server')

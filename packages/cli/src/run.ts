@@ -2,8 +2,10 @@
  * Runs one command: the terminal set up, the target resolved, the session opened and closed, and
  * any failure turned into a message (a JSON document too, in JSON mode) and an exit status.
  */
+import { fileAuthStore } from './auth-store.ts';
 import { callCommand } from './commands/call.ts';
 import { inspectCommand } from './commands/inspect.ts';
+import { loginCommand, logoutCommand } from './commands/login.ts';
 import { promptCommand } from './commands/prompt.ts';
 import { readCommand } from './commands/read.ts';
 import { CliError, EXIT, UsageError } from './exit-codes.ts';
@@ -12,7 +14,7 @@ import { type ConnectionOptions, type Session, withSession } from './session.ts'
 import { resolveTarget, type TargetOptions } from './target.ts';
 import { type Streams, Terminal } from './terminal.ts';
 
-export type CommandName = 'inspect' | 'call' | 'read' | 'prompt';
+export type CommandName = 'inspect' | 'call' | 'read' | 'prompt' | 'login' | 'logout';
 
 export interface CommandOptions extends ConnectionOptions, TargetOptions {
   json?: boolean;
@@ -22,10 +24,12 @@ export interface CommandOptions extends ConnectionOptions, TargetOptions {
   args?: string;
   /** call: ask for a task. */
   task?: boolean;
+  /** login: open the browser (`--no-browser` says no). */
+  browser?: boolean;
 }
 
 const COMMANDS: Record<
-  CommandName,
+  Exclude<CommandName, 'login' | 'logout'>,
   (session: Session, rest: string[], options: CommandOptions) => Promise<number>
 > = {
   inspect: (session, rest, options) => {
@@ -54,6 +58,17 @@ export async function runCommand(
   });
   try {
     const { target, rest } = await resolveTarget(words, command, options);
+    if (name === 'login' || name === 'logout') {
+      if (target.kind !== 'http') throw new UsageError(`${name} is for servers behind a URL`);
+      if (rest.length > 0)
+        throw new UsageError(`${name} takes no more words, got ${rest.join(' ')}`);
+      const store = fileAuthStore();
+      if (name === 'logout') return await logoutCommand(target, terminal, store);
+      const login = { browser: options.browser !== false };
+      return await withSession(target, { ...options, login }, terminal, (session) =>
+        loginCommand(session, store),
+      );
+    }
     return await withSession(target, options, terminal, (session) =>
       COMMANDS[name](session, rest, options),
     );

@@ -13,6 +13,7 @@ import {
   MODERN_VERSIONS,
 } from '@toolwire/client';
 import packageJson from '../package.json' with { type: 'json' };
+import { authOptions } from './credentials.ts';
 import { CliError, EXIT, Interrupted, UsageError } from './exit-codes.ts';
 import { exitCodeFor } from './failure.ts';
 import { questionHandlers } from './questions/index.ts';
@@ -26,6 +27,8 @@ export interface ConnectionOptions {
   timeout?: string | undefined;
   root?: string[] | undefined;
   yes?: boolean | undefined;
+  /** `login`: the user may be sent to the authorization server (in a browser, unless false). */
+  login?: { browser: boolean } | undefined;
 }
 
 export interface Session {
@@ -36,13 +39,16 @@ export interface Session {
   signal: AbortSignal;
 }
 
+/** How long `login` waits for the user to sign in. */
+const LOGIN_MS = 600_000;
+
 export async function withSession<T>(
   target: Target,
   options: ConnectionOptions,
   terminal: Terminal,
   run: (session: Session) => Promise<T>,
 ): Promise<T> {
-  const client = openClient(target, options, terminal);
+  const client = await openClient(target, options, terminal);
   const controller = new AbortController();
   const onInterrupt = () => {
     if (controller.signal.aborted) process.exit(EXIT.interrupted);
@@ -55,7 +61,11 @@ export async function withSession<T>(
   process.on('SIGINT', onInterrupt);
   try {
     try {
-      await client.connect({ signal: controller.signal });
+      // Signing in takes a person some time.
+      await client.connect({
+        signal: controller.signal,
+        ...(options.login ? { timeoutMs: LOGIN_MS, maxTimeoutMs: LOGIN_MS } : {}),
+      });
     } catch (error) {
       throw new CliError(exitCodeFor(error, true), (error as Error).message, { cause: error });
     }
@@ -67,7 +77,11 @@ export async function withSession<T>(
   }
 }
 
-function openClient(target: Target, options: ConnectionOptions, terminal: Terminal): McpClient {
+async function openClient(
+  target: Target,
+  options: ConnectionOptions,
+  terminal: Terminal,
+): Promise<McpClient> {
   if (target.kind === 'stdio') {
     throw new UsageError(
       `${target.label}: local servers (stdio) are not supported by this build of @toolwire/client`,
@@ -87,9 +101,11 @@ function openClient(target: Target, options: ConnectionOptions, terminal: Termin
     throw new UsageError(`--dialect takes ${DIALECTS.join(', ')}; got "${options.dialect}"`);
   }
   const timeoutMs = options.timeout === undefined ? undefined : Number(options.timeout);
+  const auth = await authOptions(target.url, target.headers, terminal, options.login);
   const clientOptions: ClientOptions = {
     clientInfo: { name: 'toolwire-cli', version: packageJson.version },
     headers: target.headers,
+    ...(auth ? { auth } : {}),
     ...(options.protocol === undefined
       ? {}
       : { protocolVersion: options.protocol as ClientOptions['protocolVersion'] & string }),
