@@ -16,7 +16,7 @@ test('npm start runs the CLI demo; without a terminal the form takes its default
   const { code, stdout, stderr } = await toolwire(['demo'], { timeoutMs: 60_000 });
   expect({ code, stderr: code === 0 ? '' : stderr }).toEqual({ code: 0, stderr: '' });
   expect(stdout).toMatch(/\$ toolwire inspect http:\/\/127\.0\.0\.1:\d+\/mcp\n/);
-  expect(stdout).toContain('dialect       MCP, stateless\nrevision      2026-07-28\n');
+  expect(stdout).toContain('dialect       MCP, stateless, over HTTP\nrevision      2026-07-28\n');
   expect(stdout).toContain('\ntools (24)\n');
   expect(stdout).toContain('$ toolwire call');
   expect(stdout).toContain('\ndone after 5 steps\n');

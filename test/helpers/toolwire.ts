@@ -50,7 +50,11 @@ export async function toolwireJson(
   args: readonly string[],
   options?: Parameters<typeof toolwire>[1],
 ): Promise<Run & { json: Record<string, unknown> }> {
-  const run = await toolwire([...args, '--json'], options);
+  // Before any --: what follows it is a local server's command line.
+  const dash = args.indexOf('--');
+  const withJson =
+    dash === -1 ? [...args, '--json'] : [...args.slice(0, dash), '--json', ...args.slice(dash)];
+  const run = await toolwire(withJson, options);
   let json: Record<string, unknown>;
   try {
     json = JSON.parse(run.stdout) as Record<string, unknown>;

@@ -285,7 +285,7 @@ test('the toolwire bin runs its built JavaScript from the installed package, on 
     cwd: project,
     timeout: 60_000,
   });
-  expect(stdout).toContain('dialect       MCP, stateless');
+  expect(stdout).toContain('dialect       MCP, stateless, over HTTP');
   expect(stdout).toContain('\ndone after 5 steps\n');
   expect(stdout).toContain('\ndone: the long way round\n');
   expect(stdout).toMatch(/"name": "Ada"/);

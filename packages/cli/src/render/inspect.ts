@@ -16,6 +16,8 @@ import { cut, oneLine, table, wrap } from './table.ts';
 
 export interface Inspection {
   target: string;
+  /** How the client reaches the server: HTTP, or the pipes of a process it started. */
+  transport: 'http' | 'stdio';
   dialect: string;
   protocolVersion: string;
   negotiation: string;
@@ -32,9 +34,9 @@ export interface Inspection {
 
 const DIALECT_NAMES: Record<string, string> = {
   'mcp-stateless': 'MCP, stateless',
-  'mcp-stateful': 'MCP, with a session (Streamable HTTP)',
-  'mcp-sse': 'MCP over the deprecated HTTP+SSE transport',
-  'mcp-lite': 'MCP-lite (HTTP binding)',
+  'mcp-stateful': 'MCP, with a session',
+  'mcp-sse': 'MCP, the deprecated HTTP+SSE transport',
+  'mcp-lite': 'MCP-lite',
   webtools: 'Webtools',
 };
 
@@ -42,6 +44,7 @@ const DIALECT_NAMES: Record<string, string> = {
 export async function inspect(
   client: McpClient,
   target: string,
+  transport: Inspection['transport'],
   protocol: string,
   signal: AbortSignal,
 ): Promise<Inspection> {
@@ -71,6 +74,7 @@ export async function inspect(
   const protocolVersion = client.protocolVersion ?? 'unknown';
   return {
     target,
+    transport,
     dialect,
     protocolVersion,
     negotiation: negotiation(dialect, protocolVersion, protocol),
@@ -116,7 +120,8 @@ export function printInspection(found: Inspection, terminal: Terminal): void {
   const title = typeof info['title'] === 'string' ? ` (${info['title']})` : '';
   line('server', `${info['name']} ${info['version']}${title}`);
   line('at', found.target);
-  line('dialect', DIALECT_NAMES[found.dialect] ?? found.dialect);
+  const over = found.transport === 'stdio' ? 'stdio (a local process)' : 'HTTP';
+  line('dialect', `${DIALECT_NAMES[found.dialect] ?? found.dialect}, over ${over}`);
   line('revision', found.protocolVersion);
   line('negotiated', found.negotiation);
   line('capabilities', describeCapabilities(found.capabilities) || 'none');
