@@ -87,7 +87,7 @@ describe('inspect', () => {
     const { code, stdout, stderr } = await toolwire(['inspect', dualEra.url]);
     expect(code).toBe(0);
     expect(stderr).toBe('');
-    expect(stdout).toContain('dialect       MCP, stateless\nrevision      2026-07-28\n');
+    expect(stdout).toContain('dialect       MCP, stateless, over HTTP\nrevision      2026-07-28\n');
     expect(stdout).toMatch(/\ntools \(24\)\n {2}NAME +HINTS +OUTPUT +TASK +DESCRIPTION\n/);
     expect(stdout).toMatch(/\n {2}add +read-only idempotent +schema +Adds two numbers/);
     expect(stdout).toMatch(/\n {2}task_required +required +Works for/);
