@@ -47,6 +47,11 @@ export default defineConfig({
       },
       {
         extends: true,
+        ...onSources,
+        test: { name: 'cli', include: ['packages/cli/src/**/*.test.ts'] },
+      },
+      {
+        extends: true,
         ...asInstalled,
         test: { name: 'integration', include: ['test/**/*.test.ts'] },
       },

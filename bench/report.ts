@@ -15,6 +15,8 @@ export interface RoundResults {
   importMs: Map<string, number>;
   /** A workspace package's import time from its TypeScript sources (type stripping included). */
   importSourceMs: Map<string, number>;
+  /** The toolwire command: median ms from spawn to exit, by command (the first is the floor). */
+  cliMs: Map<string, number>;
 }
 
 type Pick = (result: WorkerResult, round: RoundResults) => number | undefined;
@@ -88,6 +90,22 @@ function perScenario(
 
 const heapPick: Pick = (r) => r.heapPer1000;
 NO_RATIO.add(heapPick);
+
+function cliTable(rounds: RoundResults[]): string {
+  const labels = [...(rounds.find((round) => round.cliMs.size > 0)?.cliMs.keys() ?? [])];
+  const [floor] = labels;
+  const rows = labels.map((label) => {
+    const values = rounds.map((round) => round.cliMs.get(label) ?? Number.NaN);
+    const ratios = rounds.map(
+      (round) =>
+        (round.cliMs.get(label) ?? Number.NaN) / (round.cliMs.get(floor ?? '') ?? Number.NaN),
+    );
+    const [low, high] = range(values);
+    const ratio = label === floor ? '' : ` ×${fmt(median(ratios), 2)}`;
+    return `| ${label} | ${fmt(median(values), 0)} (${fmt(low, 0)}–${fmt(high, 0)})${ratio} |`;
+  });
+  return ['| command | ms |', '| --- | --- |', ...rows].join('\n');
+}
 
 export function markdown(header: string[], rounds: RoundResults[]): string {
   const last = (id: string) => rounds.at(-1)?.results.get(id);
@@ -171,6 +189,13 @@ export function markdown(header: string[], rounds: RoundResults[]): string {
       ],
       ADAPTERS,
     ),
+    '',
+    '## The toolwire command: start-up (ms from spawn to exit)',
+    '',
+    'Each round runs each command several times in turn and keeps the median; the cells are the',
+    'median over rounds (min–max) and the per-round ratio to Node starting with nothing to do.',
+    '',
+    cliTable(rounds),
     '',
     '## What the server saw per connect, and handles left after close() (last round)',
     '',

@@ -10,6 +10,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { measureCliStartup } from './cli-startup.ts';
 import { ENTRIES } from './modules.ts';
 import { markdown, type RoundResults } from './report.ts';
 import type { WorkerResult } from './worker.ts';
@@ -109,7 +110,13 @@ async function main(): Promise<void> {
         process.stderr.write(`round ${round + 1}, ${client.id}: ${String(error)}\n`);
       }
     }
-    rounds.push({ results, importMs, importSourceMs });
+    let cliMs = new Map<string, number>();
+    try {
+      cliMs = await measureCliStartup(port, quick ? 3 : 5);
+    } catch (error) {
+      process.stderr.write(`round ${round + 1}, CLI start-up: ${String(error)}\n`);
+    }
+    rounds.push({ results, importMs, importSourceMs, cliMs });
     process.stderr.write(`round ${round + 1}/${ROUNDS} done\n`);
   }
   const seconds = (Date.now() - started.getTime()) / 1000;

@@ -19,7 +19,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CONSUMER = fileURLToPath(new URL('./consumer/', import.meta.url));
-const PACKAGES = ['client', 'adapter-ai-sdk', 'adapter-langchain', 'reference-server'];
+const PACKAGES = ['client', 'adapter-ai-sdk', 'adapter-langchain', 'reference-server', 'cli'];
 const rootManifest = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as {
   devDependencies: Record<string, string>;
 };
@@ -97,6 +97,7 @@ beforeAll(async () => {
         'adapter-ai-sdk': '@toolwire/ai-sdk',
         'adapter-langchain': '@toolwire/langchain',
         'reference-server': '@toolwire/reference-server',
+        cli: '@toolwire/cli',
       }[name]!;
       return [manifestName, `file:${file}`];
     }),
@@ -206,6 +207,7 @@ describe.each(Object.keys(PEERS) as Array<keyof typeof PEERS>)(
           grpc: Record<string, unknown>;
         };
         expect(report.node).toBe(`v${RUNTIMES[runtime]}`);
+        expect(Object.keys(report.exports)).toHaveLength(7);
         for (const count of Object.values(report.exports)) expect(count).toBeGreaterThan(0);
         expect(report.eras['legacy']).toMatchObject({ protocolVersion: '2025-11-25' });
         expect(report.eras['modern']).toMatchObject({ protocolVersion: '2026-07-28' });
@@ -278,3 +280,18 @@ test('the reference server bin runs its built JavaScript from the installed pack
     await exited;
   }
 });
+
+test('the toolwire bin runs its built JavaScript from the installed package, on the lowest Node', async () => {
+  const project = join(work, 'current');
+  const bin = join(project, 'node_modules', '.bin', 'toolwire');
+  // The demo: the bundled reference server, inspect, a call with progress, a task and a form
+  // (answered with its defaults, there being no terminal here).
+  const { stdout } = await run(nodeBinary('lowest'), [bin, 'demo'], {
+    cwd: project,
+    timeout: 60_000,
+  });
+  expect(stdout).toContain('dialect       MCP, stateless, over HTTP');
+  expect(stdout).toContain('\ndone after 5 steps\n');
+  expect(stdout).toContain('\ndone: the long way round\n');
+  expect(stdout).toMatch(/"name": "Ada"/);
+}, 120_000);

@@ -139,6 +139,25 @@ test('aborting a slow call cancels it on the server, which never answers it', as
   expect(server.cancelled[0]).toMatchObject({ requestId });
 });
 
+test.each([
+  ['a session (Streamable HTTP)', 'stateful'],
+  ['HTTP+SSE', 'sse'],
+] as const)(
+  'a call aborted just before close() is still cancelled on the server (%s)',
+  async (_, endpoint) => {
+    // What a command line does on Ctrl-C: abort the call, then close the client at once.
+    await using server = await startReferenceServer();
+    const client = createMcpClient(server.urls[endpoint]);
+    const controller = new AbortController();
+    const call = client.callTool('slow', { ms: 5_000 }, { signal: controller.signal });
+    await waitFor(() => posts(server, 'tools/call').length === 1);
+    controller.abort(new Error('Ctrl-C'));
+    await expect(call).rejects.toBeInstanceOf(AbortedError);
+    await client.close();
+    expect(server.cancelled).toHaveLength(1);
+  },
+);
+
 test('a body over maxResponseBytes or an event over maxEventSize is refused', async () => {
   await using server = await startReferenceServer();
   await using client = createMcpClient(server.url, { maxEventSize: 10_000 });

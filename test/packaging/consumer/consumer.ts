@@ -3,6 +3,7 @@
  * published types are found through `exports` and say what the code does.
  */
 import { mcpTools } from '@toolwire/ai-sdk';
+import { EXIT, parseMcpConfig, type ServerEntry } from '@toolwire/cli';
 import {
   type CallToolResult,
   createMcpClient,
@@ -19,6 +20,14 @@ import {
   startGrpcReferenceServer,
 } from '@toolwire/reference-server/grpc';
 import type { ToolSet } from 'ai';
+
+/** The mcpServers reader, as a program that reuses it sees it: entries narrow by `kind`. */
+export function remoteUrl(json: unknown): string | undefined {
+  const entry: ServerEntry | undefined = parseMcpConfig(json, 'mcp.json').values().next().value;
+  return entry?.kind === 'http' ? entry.url : entry?.command;
+}
+
+export const usageStatus: number = EXIT.usage;
 
 export async function main(): Promise<number | undefined> {
   const server = await startReferenceServer();

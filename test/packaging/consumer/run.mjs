@@ -5,6 +5,7 @@
  * adapters against the reference server, in both eras. Prints one JSON line for the test to read.
  */
 import * as aiSdk from '@toolwire/ai-sdk';
+import * as cli from '@toolwire/cli';
 import * as client from '@toolwire/client';
 import * as langchain from '@toolwire/langchain';
 import * as langgraph from '@toolwire/langchain/langgraph';
@@ -20,6 +21,7 @@ const report = {
     langgraph: Object.keys(langgraph).length,
     reference: Object.keys(reference).length,
     referenceGrpc: Object.keys(referenceGrpc).length,
+    cli: Object.keys(cli).length,
   },
   eras: {},
   grpc: {},

@@ -3,6 +3,9 @@ import type { JsonObject } from '../jsonrpc.ts';
 import type { Tool } from '../types.ts';
 import type { Operation } from './dialect.ts';
 
+/** How long close() waits for its last words to the server (a cancellation, DELETE of the session). */
+export const CLOSE_GRACE_MS = 2_000;
+
 export const legacyEra = {
   /** Every operation is a request in this era. */
   adapt: async (operation: Operation): Promise<Operation> => operation,

@@ -6,6 +6,7 @@
  */
 import type { Deadline } from '../../deadline.ts';
 import {
+  ClientClosedError,
   ContentTypeError,
   fromJsonRpcError,
   MalformedMessageError,
@@ -24,6 +25,7 @@ import type { Outcome } from '../../outcome.ts';
 import { discard, excerpt, readText, send, statusError } from '../../transport/http.ts';
 import { withRetry } from '../../transport/retry.ts';
 import { readEvents } from '../../transport/sse.ts';
+import { Cancellations } from '../cancellations.ts';
 import type {
   Dialect,
   DialectEvents,
@@ -33,7 +35,7 @@ import type {
 } from '../dialect.ts';
 import { describeServer, initializeParams } from '../handshake.ts';
 import { Inbound } from '../inbound.ts';
-import { legacyEra } from '../legacy-era.ts';
+import { CLOSE_GRACE_MS, legacyEra } from '../legacy-era.ts';
 import type { StatefulConfig } from '../mcp-stateful/session.ts';
 import { Router } from '../router.ts';
 
@@ -61,6 +63,8 @@ export class SseDialect implements Dialect {
   readonly #router: Router;
   readonly #inbound: Inbound;
   readonly #closed = new AbortController();
+  #closing = false;
+  readonly #cancellations = new Cancellations();
   #stream: Stream | undefined;
   #opening: Promise<void> | undefined;
   #nextId = 0;
@@ -116,12 +120,16 @@ export class SseDialect implements Dialect {
       }
       return { kind: 'complete', result: response.result };
     } catch (error) {
-      // Closing the stream would end the session, not the call: the server must be told.
-      if (context.deadline.signal.aborted && this.#stream && !this.#closed.signal.aborted) {
-        void this.#post(
-          notification('notifications/cancelled', { requestId: id, reason: 'cancelled' }),
-          this.#closed.signal,
-        ).catch(() => {});
+      // Closing the stream would end the session, not the call: the server must be told. A call
+      // ended by close() needs no word: closing the stream ends the session.
+      const { aborted, reason } = context.deadline.signal;
+      if (aborted && this.#stream && !this.#closing && !(reason instanceof ClientClosedError)) {
+        this.#cancellations.track(
+          this.#post(
+            notification('notifications/cancelled', { requestId: id, reason: 'cancelled' }),
+            this.#closed.signal,
+          ).catch(() => {}),
+        );
       }
       throw error;
     }
@@ -132,6 +140,9 @@ export class SseDialect implements Dialect {
   }
 
   async close(): Promise<void> {
+    if (this.#closing) return;
+    this.#closing = true;
+    await this.#cancellations.settle(CLOSE_GRACE_MS);
     this.#closed.abort(new Error('client closed'));
     this.#inbound.closeAll();
     this.#stream?.controller.abort();

@@ -5,7 +5,7 @@
  * server forgets is renewed once and the request replayed when that is safe.
  */
 import { Deadline } from '../../deadline.ts';
-import { asError, fromJsonRpcError, SessionExpiredError } from '../../errors.ts';
+import { asError, ClientClosedError, fromJsonRpcError, SessionExpiredError } from '../../errors.ts';
 import {
   type JsonRpcResponse,
   metaOf,
@@ -16,6 +16,7 @@ import {
 import type { Outcome, PendingHandle } from '../../outcome.ts';
 import { discard, send } from '../../transport/http.ts';
 import { withRetry } from '../../transport/retry.ts';
+import { Cancellations } from '../cancellations.ts';
 import type {
   Dialect,
   DialectEvents,
@@ -25,7 +26,7 @@ import type {
 } from '../dialect.ts';
 import { describeServer, initializeParams, supportedIn } from '../handshake.ts';
 import { Inbound } from '../inbound.ts';
-import { legacyEra } from '../legacy-era.ts';
+import { CLOSE_GRACE_MS, legacyEra } from '../legacy-era.ts';
 import { Router } from '../router.ts';
 import { deliver, exchange, type Wire } from './exchange.ts';
 import { ListenStream } from './listen.ts';
@@ -33,9 +34,6 @@ import { ACCEPT_POST, Session, SessionNotFound, type StatefulConfig } from './se
 import { callOutcome, taskError, taskState, withTaskRequest } from './tasks.ts';
 
 export type { StatefulConfig } from './session.ts';
-
-/** How long `close()` waits for the server to acknowledge the session's DELETE. */
-const CLOSE_GRACE_MS = 2_000;
 
 export class StatefulDialect implements Dialect {
   readonly name = 'mcp-stateful';
@@ -53,6 +51,8 @@ export class StatefulDialect implements Dialect {
   readonly #wire: Wire;
   readonly #inbound: Inbound;
   readonly #closed = new AbortController();
+  #closing = false;
+  readonly #cancellations = new Cancellations();
   #listen: ListenStream | undefined;
   #renewing: Promise<void> | undefined;
   #nextId = 0;
@@ -159,7 +159,9 @@ export class StatefulDialect implements Dialect {
   }
 
   async close(): Promise<void> {
-    if (this.#closed.signal.aborted) return;
+    if (this.#closing) return;
+    this.#closing = true;
+    await this.#cancellations.settle(CLOSE_GRACE_MS);
     this.#closed.abort(new Error('client closed'));
     this.#inbound.closeAll();
     await this.#listen?.stop();
@@ -187,9 +189,11 @@ export class StatefulDialect implements Dialect {
       );
       return this.#outcome(response, operation);
     } catch (error) {
-      // Closing a legacy stream does not cancel the request: the server must be told.
-      if (deadline.signal.aborted && !this.#closed.signal.aborted)
-        this.#cancel(id, deadline.signal.reason);
+      // Closing a legacy stream does not cancel the request: the server must be told. A call
+      // ended by close() needs no word: ending the session stops it.
+      const reason = deadline.signal.reason;
+      if (deadline.signal.aborted && !this.#closing && !(reason instanceof ClientClosedError))
+        this.#cancel(id, reason);
       throw error;
     }
   }
@@ -205,13 +209,15 @@ export class StatefulDialect implements Dialect {
   #cancel(requestId: RequestId, reason: unknown): void {
     const text = reason instanceof Error ? reason.message : 'cancelled';
     const deadline = this.#backgroundDeadline('notifications/cancelled');
-    void deliver(
-      this.#wire,
-      notification('notifications/cancelled', { requestId, reason: text }),
-      deadline.signal,
-    )
-      .catch((error: unknown) => this.#events.warning(asError(error)))
-      .finally(() => deadline[Symbol.dispose]());
+    this.#cancellations.track(
+      deliver(
+        this.#wire,
+        notification('notifications/cancelled', { requestId, reason: text }),
+        deadline.signal,
+      )
+        .catch((error: unknown) => this.#events.warning(asError(error)))
+        .finally(() => deadline[Symbol.dispose]()),
+    );
   }
 
   async #initialize(deadline: Deadline): Promise<void> {

@@ -1,0 +1,60 @@
+/**
+ * The `auth` option a command gives the client for a URL: OAuth with the tokens `toolwire login`
+ * left in the file store, refreshed there as they expire. Only `login` sends the user to the
+ * authorization server (through the loopback helper) or registers toolwire there; any other
+ * command that meets a server wanting a login fails with status 3 and says to run it. A target
+ * that brings its own Authorization header (-H, or the config entry's headers) is left to it.
+ */
+import {
+  authKeys,
+  type HttpStatusError,
+  isMcpError,
+  loopbackAuthorization,
+  type OAuthOptions,
+} from '@toolwire/client';
+import { fileAuthStore } from './auth-store.ts';
+import type { Terminal } from './terminal.ts';
+
+/** The name dynamic registration gives toolwire at an authorization server. */
+export const CLIENT_NAME = 'toolwire CLI';
+
+export async function authOptions(
+  url: string,
+  headers: Record<string, string>,
+  terminal: Terminal,
+  login: { browser: boolean } | undefined,
+): Promise<OAuthOptions | undefined> {
+  if (Object.keys(headers).some((name) => name.toLowerCase() === 'authorization')) return undefined;
+  const store = fileAuthStore();
+  if (!login) {
+    // Without a login for this server there is nothing to send, and nothing to register.
+    const known = await store.get(authKeys.resource(new URL(url).href));
+    return known ? { store, clientName: CLIENT_NAME } : undefined;
+  }
+  const loopback = loopbackAuthorization({
+    open: async (url) => {
+      // The URL carries no secret (PKCE keeps the verifier here); the user needs to see it.
+      terminal.streams.stderr.write(`Sign in at: ${url.href}\n`);
+      if (login.browser && terminal.interactive) {
+        const { default: open } = await import('open');
+        await open(url.href).catch(() => undefined);
+      }
+    },
+  });
+  return {
+    store,
+    clientName: CLIENT_NAME,
+    authorize: loopback.authorize,
+    redirectUri: loopback.redirectUri,
+  };
+}
+
+/**
+ * Whether `error` means the server wants credentials that `toolwire login` gets: a 401, or an
+ * authorization that needs the user again (`interaction_required`).
+ */
+export function needsLogin(error: unknown): boolean {
+  if (!isMcpError(error)) return false;
+  if (error.code === 'HTTP_STATUS') return (error as HttpStatusError).status === 401;
+  return error.code === 'AUTHORIZATION' && Reflect.get(error, 'reason') === 'interaction_required';
+}
