@@ -70,6 +70,7 @@ export {
   ResourceNotFoundError,
   ResponseTooLargeError,
   SessionExpiredError,
+  StoreUnavailableError,
   StreamTruncatedError,
   TaskCancelledError,
   TaskFailedError,

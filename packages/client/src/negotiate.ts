@@ -73,6 +73,12 @@ export interface Verdict {
   version: string;
   /** Set when the server speaks the deprecated HTTP+SSE transport (2024-11-05) instead. */
   transport?: 'http+sse';
+  /**
+   * A modern server's `server/discover` answer, kept while the server allows (`ttlMs`, public
+   * `cacheScope`): until `freshUntil` (ISO 8601) the next client for the URL sends no probe.
+   */
+  discovered?: JsonObject;
+  freshUntil?: string;
 }
 
 /** Where verdicts are kept. The default is in memory and shared by every client in the process. */
@@ -303,7 +309,8 @@ async function reuseVerdict(
 ): Promise<Dialect | undefined> {
   const url = config.stateless.url;
   const kept = await config.verdicts.get(url);
-  if (kept?.era === 'modern' || kept === undefined) return undefined;
+  if (kept?.era === 'modern') return keptModern(config, events, kept);
+  if (kept === undefined) return undefined;
   if (config.dialect !== 'auto' && kept.era !== 'legacy') return undefined;
   try {
     if (kept.era === 'mcp-lite') {
@@ -322,6 +329,28 @@ async function reuseVerdict(
   }
 }
 
+/** A modern server described by a discover answer still fresh: spoken to without a probe. */
+function keptModern(
+  config: NegotiationConfig,
+  events: DialectEvents,
+  kept: Verdict,
+): Dialect | undefined {
+  const fresh = kept.freshUntil !== undefined && Date.parse(kept.freshUntil) > Date.now();
+  if (!fresh || !kept.discovered || !(MODERN_VERSIONS as readonly string[]).includes(kept.version))
+    return undefined;
+  return new StatelessDialect(config.stateless, events, kept.version, kept.discovered);
+}
+
+/** The verdict for a modern server: its discover answer kept as long as the server allows. */
+function modernVerdict(version: string, discovered: JsonObject | undefined): Verdict {
+  const ttlMs = discovered?.['ttlMs'];
+  if (discovered?.['cacheScope'] !== 'public' || typeof ttlMs !== 'number' || !(ttlMs > 0)) {
+    return { era: 'modern', version };
+  }
+  const freshUntil = new Date(Date.now() + ttlMs).toISOString();
+  return { era: 'modern', version, discovered, freshUntil };
+}
+
 /**
  * A modern server listed the revisions it speaks: the newest modern one both sides speak, or
  * (for a dual-era server) the newest legacy one, or an UnsupportedVersionError.
@@ -338,7 +367,7 @@ async function choose(
   if (modern) {
     // A version error describes nothing: ask again in the revision it allows.
     const description = discovered ?? (await discoveredWith(config, modern, deadline));
-    await config.verdicts.set(url, { era: 'modern', version: modern });
+    await config.verdicts.set(url, modernVerdict(modern, description));
     return new StatelessDialect(config.stateless, events, modern, description);
   }
   const older = LEGACY_VERSIONS.find((version) => supported.includes(version));
