@@ -106,6 +106,7 @@ export type {
 } from './handlers/types.ts';
 export {
   type CallHandle,
+  checkHandle,
   type HandleStore,
   type MemoryHandleStore,
   memoryHandleStore,

@@ -1,0 +1,37 @@
+/**
+ * Negotiation verdicts in Redis: what a URL speaks, found by one worker's probe, read by every
+ * other worker, which then sends no probe of its own. A verdict holds nothing secret (the era, the
+ * revision, a public discover answer), so it is stored as JSON, for `verdictTtlMs`.
+ */
+import type { Verdict, VerdictStore } from '@toolwire/client';
+import type { Connection } from './connection.ts';
+import { keyOf } from './keys.ts';
+
+export interface VerdictStoreConfig {
+  connection: Connection;
+  prefix: string;
+  ttlMs: number;
+}
+
+export function redisVerdictStore(config: VerdictStoreConfig): VerdictStore {
+  const { connection, prefix } = config;
+  const keyFor = (url: string) => keyOf(prefix, 'verdict', url);
+  return {
+    async get(url) {
+      const value = await connection.run<string | null>('verdicts.get', ['GET', keyFor(url)]);
+      return value === null ? undefined : (JSON.parse(value) as Verdict);
+    },
+    async set(url, verdict) {
+      await connection.run('verdicts.set', [
+        'SET',
+        keyFor(url),
+        JSON.stringify(verdict),
+        'PX',
+        String(config.ttlMs),
+      ]);
+    },
+    async delete(url) {
+      await connection.run('verdicts.delete', ['DEL', keyFor(url)]);
+    },
+  };
+}
