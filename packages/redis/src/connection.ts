@@ -41,16 +41,33 @@ export class Connection {
     this.#commands = owned;
   }
 
-  /** Sends one command; `operation` names it in errors (`handles.save`), never its arguments. */
+  /**
+   * Sends one command; `operation` names it in errors (`handles.save`), never its arguments.
+   * node-redis bounds a command only until it is written, and a Redis that has stopped answering
+   * holds a written one for ever: the bound here covers both. A command not yet written when time
+   * is up is dropped from node-redis's queue; a written one is left to settle unheard.
+   */
   async run<T>(operation: string, args: readonly string[]): Promise<T> {
+    const abort = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        abort.abort();
+        reject(
+          new StoreUnavailableError(operation, `no answer from Redis within ${this.timeoutMs} ms`),
+        );
+      }, this.timeoutMs);
+    });
+    const command = this.#commands.sendCommand<T>(args, { abortSignal: abort.signal });
     try {
-      return await this.#commands.sendCommand<T>(args, { timeout: this.timeoutMs });
+      return await Promise.race([command, late]);
     } catch (error) {
-      const detail =
-        error instanceof Error && error.name === 'TimeoutError'
-          ? `no answer from Redis within ${this.timeoutMs} ms`
-          : `Redis failed (${error instanceof Error ? error.message : String(error)})`;
-      throw new StoreUnavailableError(operation, detail, { cause: error });
+      if (error instanceof StoreUnavailableError) throw error;
+      const detail = error instanceof Error ? error.message : String(error);
+      throw new StoreUnavailableError(operation, `Redis failed (${detail})`, { cause: error });
+    } finally {
+      clearTimeout(timer);
+      command.catch(() => {});
     }
   }
 

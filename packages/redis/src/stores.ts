@@ -29,7 +29,7 @@ export interface RedisStoresOptions {
   /**
    * How long a command may take. Past it the store fails with StoreUnavailableError, which the
    * client reports as a `warning` before going on without the store.
-   * @default 250
+   * @default 500
    */
   timeoutMs?: number;
   /**
@@ -53,7 +53,7 @@ export interface RedisStores extends AsyncDisposable {
 
 export const REDIS_DEFAULTS = Object.freeze({
   prefix: 'toolwire:',
-  timeoutMs: 250,
+  timeoutMs: 500,
   handleTtlMs: 86_400_000,
   verdictTtlMs: 86_400_000,
 });
