@@ -45,7 +45,11 @@ export default defineConfig({
           include: ['packages/adapter-langchain/src/**/*.test.ts'],
         },
       },
-      { extends: true, test: { name: 'redis', include: ['packages/redis/src/**/*.test.ts'] } },
+      {
+        extends: true,
+        ...onSources,
+        test: { name: 'redis', include: ['packages/redis/src/**/*.test.ts'] },
+      },
       {
         extends: true,
         ...onSources,

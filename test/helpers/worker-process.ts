@@ -1,6 +1,6 @@
 /**
- * Runs a script of the test suite as its own Node process, the way an application runs a worker,
- * and reads the JSON lines it prints as they come.
+ * Runs a script of the test suite as its own Node process, the way an application runs a worker
+ * (on the built packages, as installed), and reads the JSON lines it prints as they come.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -16,15 +16,12 @@ export interface WorkerProcess extends AsyncDisposable {
   kill(): Promise<void>;
 }
 
-/** The workspace packages load from their TypeScript sources, as in the rest of the suite. */
-const CONDITIONS = ['--conditions=@toolwire/source'];
-
 export function startWorker(
   script: URL,
   args: string[],
   env: Record<string, string> = {},
 ): WorkerProcess {
-  const child = spawn(process.execPath, [...CONDITIONS, fileURLToPath(script), ...args], {
+  const child = spawn(process.execPath, [fileURLToPath(script), ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -10,6 +10,8 @@ import { keyOf } from './keys.ts';
 import type { Secrets } from './secrets.ts';
 
 export interface RedisHandleStore extends HandleStore {
+  save(handle: CallHandle): Promise<void>;
+  delete(handle: CallHandle): Promise<void>;
   /** Every handle still stored (for `url` only, when given): what a worker picks up after a crash. */
   list(options?: { url?: string }): Promise<CallHandle[]>;
 }

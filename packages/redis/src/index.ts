@@ -11,3 +11,4 @@ export {
   type RedisStores,
   type RedisStoresOptions,
 } from './stores.ts';
+export type { RedisVerdictStore } from './verdicts.ts';

@@ -2,11 +2,10 @@
  * The stores many toolwire clients share through one Redis: pass `handles` and `verdicts` to
  * `createMcpClient` in every worker, and close the stores when the worker stops.
  */
-import type { VerdictStore } from '@toolwire/client';
 import { Connection, type RedisCommands } from './connection.ts';
 import { type RedisHandleStore, redisHandleStore } from './handles.ts';
 import { type SecretsOption, secretsFrom } from './secrets.ts';
-import { redisVerdictStore } from './verdicts.ts';
+import { type RedisVerdictStore, redisVerdictStore } from './verdicts.ts';
 
 export interface RedisStoresOptions {
   /**
@@ -46,7 +45,7 @@ export interface RedisStoresOptions {
 
 export interface RedisStores extends AsyncDisposable {
   handles: RedisHandleStore;
-  verdicts: VerdictStore;
+  verdicts: RedisVerdictStore;
   /** Closes the connection the stores made (not a `client` the application gave). */
   close(): Promise<void>;
 }

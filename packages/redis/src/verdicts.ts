@@ -7,13 +7,20 @@ import type { Verdict, VerdictStore } from '@toolwire/client';
 import type { Connection } from './connection.ts';
 import { keyOf } from './keys.ts';
 
+/** The verdict store, every method async (Redis is a round trip away). */
+export interface RedisVerdictStore extends VerdictStore {
+  get(url: string): Promise<Verdict | undefined>;
+  set(url: string, verdict: Verdict): Promise<void>;
+  delete(url: string): Promise<void>;
+}
+
 export interface VerdictStoreConfig {
   connection: Connection;
   prefix: string;
   ttlMs: number;
 }
 
-export function redisVerdictStore(config: VerdictStoreConfig): VerdictStore {
+export function redisVerdictStore(config: VerdictStoreConfig): RedisVerdictStore {
   const { connection, prefix } = config;
   const keyFor = (url: string) => keyOf(prefix, 'verdict', url);
   return {
