@@ -20,8 +20,9 @@ export function startWorker(
   script: URL,
   args: string[],
   env: Record<string, string> = {},
+  nodeOptions: string[] = [],
 ): WorkerProcess {
-  const child = spawn(process.execPath, [fileURLToPath(script), ...args], {
+  const child = spawn(process.execPath, [...nodeOptions, fileURLToPath(script), ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -37,6 +37,7 @@ import {
   UnsupportedVersionError,
 } from './errors.ts';
 import { isObject, type JsonObject, request } from './jsonrpc.ts';
+import { step } from './telemetry/span.ts';
 import { withRetry } from './transport/retry.ts';
 
 /** The revisions of each era the client speaks, newest first. */
@@ -231,7 +232,10 @@ async function liteProbe(
   if (!config.lite) return [];
   let lite: Awaited<ReturnType<typeof McpLiteDialect.probe>>;
   try {
-    lite = await McpLiteDialect.probe(config.lite, events, deadline);
+    const liteConfig = config.lite;
+    lite = await probe(deadline, 'MCP-lite listing', () =>
+      McpLiteDialect.probe(liteConfig, events, deadline),
+    );
   } catch (error) {
     // MCP-lite is a guess here, not the verdict: its failure is reported with the others.
     if (isFinal(error)) throw error;
@@ -250,10 +254,8 @@ async function webtools(
   events: DialectEvents,
   deadline: Deadline,
 ): Promise<Dialect> {
-  const dialect = await WebtoolsDialect.connect(
-    required(config.webtools, 'webtools'),
-    events,
-    deadline,
+  const dialect = await probe(deadline, 'Webtools metadata', () =>
+    WebtoolsDialect.connect(required(config.webtools, 'webtools'), events, deadline),
   );
   await config.verdicts.set(config.stateless.url, {
     era: 'webtools',
@@ -319,8 +321,7 @@ async function reuseVerdict(
       throw new UnsupportedServerError(lite, { url });
     }
     if (kept.era === 'webtools') return await webtools(config, events, deadline);
-    if (kept.transport === 'http+sse')
-      return await SseDialect.connect(sseConfig(config), events, deadline);
+    if (kept.transport === 'http+sse') return await sse(config, events, deadline);
     return await legacy(config, events, deadline, kept.version);
   } catch (error) {
     if (isFinal(error)) throw error;
@@ -428,7 +429,7 @@ async function legacyWithFallback(
       return otherDialects(config, events, deadline, probes, error, early.length > 0);
     }
     try {
-      const dialect = await SseDialect.connect(sseConfig(config), events, deadline);
+      const dialect = await sse(config, events, deadline);
       await config.verdicts.set(url, {
         era: 'legacy',
         version: dialect.server.protocolVersion,
@@ -459,11 +460,23 @@ function legacy(
   deadline: Deadline,
   version: string,
 ): Promise<Dialect> {
-  return StatefulDialect.connect(
-    { ...config.stateful, protocolVersion: version },
-    events,
-    deadline,
+  return probe(deadline, 'initialize', () =>
+    StatefulDialect.connect({ ...config.stateful, protocolVersion: version }, events, deadline),
   );
+}
+
+/** The deprecated HTTP+SSE transport: a GET whose first event names the endpoint. */
+function sse(
+  config: NegotiationConfig,
+  events: DialectEvents,
+  deadline: Deadline,
+): Promise<Dialect> {
+  return probe(deadline, 'HTTP+SSE', () => SseDialect.connect(sseConfig(config), events, deadline));
+}
+
+/** One request of negotiation, as a `probe` span of the connect. */
+function probe<T>(deadline: Deadline, what: string, send: () => Promise<T>): Promise<T> {
+  return step(deadline, `probe ${what}`, {}, send);
 }
 
 async function remember(
@@ -485,7 +498,15 @@ function sseConfig(config: NegotiationConfig): StatefulConfig {
 }
 
 /** Sends `server/discover` and classifies the answer. Throws only what says nothing about the era. */
-async function discover(
+function discover(config: StatelessConfig, version: string, deadline: Deadline): Promise<Probe> {
+  return step(deadline, 'probe server/discover', {}, async (span) => {
+    const probe = await discoverOnce(config, version, deadline);
+    span.set({ 'toolwire.probe.found': probe.kind });
+    return probe;
+  });
+}
+
+async function discoverOnce(
   config: StatelessConfig,
   version: string,
   deadline: Deadline,
