@@ -72,7 +72,7 @@ describe.each(DEFERRED)(
       const second = worker(url(), dialect, 'redeem');
       const events = await finished(second);
       expect(events.filter((event) => event['warning'])).toEqual([]);
-    expect(events.filter((event) => event['redeemed'])).toEqual([
+      expect(events.filter((event) => event['redeemed'])).toEqual([
         { redeemed: [{ type: 'text', text: answer }] },
       ]);
       expect(await stores.handles.list()).toEqual([]);
