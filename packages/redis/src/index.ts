@@ -2,6 +2,7 @@
  * @toolwire/redis: shared stores on Redis, for many toolwire clients in many processes. Every
  * export here is API; nothing else is.
  */
+export type { RedisAuthStore } from './auth.ts';
 export type { RedisCommands } from './connection.ts';
 export type { RedisHandleStore } from './handles.ts';
 export { aesGcmSecrets, type Secrets, type SecretsOption } from './secrets.ts';

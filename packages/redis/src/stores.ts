@@ -2,6 +2,7 @@
  * The stores many toolwire clients share through one Redis: pass `handles` and `verdicts` to
  * `createMcpClient` in every worker, and close the stores when the worker stops.
  */
+import { type RedisAuthStore, redisAuthStore } from './auth.ts';
 import { Connection, type RedisCommands } from './connection.ts';
 import { type RedisHandleStore, redisHandleStore } from './handles.ts';
 import { type SecretsOption, secretsFrom } from './secrets.ts';
@@ -16,7 +17,7 @@ export interface RedisStoresOptions {
   /** A node-redis client the application made and connected instead; `close()` leaves it open. */
   client?: RedisCommands;
   /**
-   * How secrets (task ids, promise tokens) are written: an `{ encrypt, decrypt }` pair
+   * How secrets (task ids, promise tokens, OAuth tokens) are written: an `{ encrypt, decrypt }` pair
    * (`aesGcmSecrets(key)`), or `'plaintext'` to store them in clear. Required: no default.
    */
   secrets: SecretsOption;
@@ -46,6 +47,8 @@ export interface RedisStoresOptions {
 export interface RedisStores extends AsyncDisposable {
   handles: RedisHandleStore;
   verdicts: RedisVerdictStore;
+  /** OAuth tokens, registrations and discovery, with the lock for one refresh across processes. */
+  auth: RedisAuthStore;
   /** Closes the connection the stores made (not a `client` the application gave). */
   close(): Promise<void>;
 }
@@ -77,6 +80,7 @@ export function createRedisStores(options: RedisStoresOptions): RedisStores {
   return {
     handles: redisHandleStore({ connection, prefix, secrets, ttlMs: handleTtlMs }),
     verdicts: redisVerdictStore({ connection, prefix, ttlMs: verdictTtlMs }),
+    auth: redisAuthStore({ connection, prefix, secrets }),
     close: () => connection.close(),
     [Symbol.asyncDispose]: () => connection.close(),
   };
