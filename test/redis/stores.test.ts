@@ -4,7 +4,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createClient } from '@redis/client';
-import { type CallHandle, createMcpClient, memoryVerdictStore } from '@toolwire/client';
+import {
+  type CallHandle,
+  createMcpClient,
+  memoryVerdictStore,
+  StoreUnavailableError,
+} from '@toolwire/client';
 import { aesGcmSecrets, createRedisStores } from '@toolwire/redis';
 import { startReferenceServer } from '@toolwire/reference-server';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -169,4 +174,23 @@ test('close() leaves no socket or timer behind', async () => {
   await stores.verdicts.get('http://x/mcp');
   await stores.close();
   expect(await settledHandles()).toBe(baseline);
+});
+
+test('a value sealed with another key is a StoreUnavailableError, not a crypto error', async () => {
+  await using writer = createRedisStores({
+    url: redis.url,
+    secrets,
+    timeoutMs: 5_000,
+    prefix: 'app9:',
+  });
+  await writer.handles.save(handle());
+  await using reader = createRedisStores({
+    url: redis.url,
+    secrets: aesGcmSecrets(randomBytes(32)),
+    timeoutMs: 5_000,
+    prefix: 'app9:',
+  });
+  const error = await reader.handles.list().catch((caught: unknown) => caught);
+  expect(error).toBeInstanceOf(StoreUnavailableError);
+  expect(error).toMatchObject({ operation: 'handles.list' });
 });

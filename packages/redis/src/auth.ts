@@ -9,7 +9,7 @@ import type { JsonObject } from '@toolwire/client';
 import type { Connection } from './connection.ts';
 import { keyOf } from './keys.ts';
 import { acquire, type Release } from './lock.ts';
-import type { Secrets } from './secrets.ts';
+import { type Secrets, seal, unseal } from './secrets.ts';
 
 /** The client's AuthStore, every method async, with the cross-process lock. */
 export interface RedisAuthStore {
@@ -31,10 +31,10 @@ export function redisAuthStore(config: AuthStoreConfig): RedisAuthStore {
   return {
     async get(key) {
       const value = await connection.run<string | null>('auth.get', ['GET', keyFor(key)]);
-      return value === null ? undefined : (JSON.parse(await secrets.decrypt(value)) as JsonObject);
+      return value === null ? undefined : unseal(secrets, 'auth.get', value);
     },
     async set(key, value) {
-      const sealed = await secrets.encrypt(JSON.stringify(value));
+      const sealed = await seal(secrets, value);
       const expiresAt = lifetimeOf(value);
       const expiry = expiresAt === undefined ? [] : ['PXAT', String(expiresAt)];
       // An access token already past its lifetime, with nothing to refresh it: nothing to keep.

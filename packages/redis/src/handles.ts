@@ -7,7 +7,7 @@
 import { type CallHandle, checkHandle, type HandleStore } from '@toolwire/client';
 import type { Connection } from './connection.ts';
 import { keyOf } from './keys.ts';
-import type { Secrets } from './secrets.ts';
+import { type Secrets, seal, unseal } from './secrets.ts';
 
 export interface RedisHandleStore extends HandleStore {
   save(handle: CallHandle): Promise<void>;
@@ -36,7 +36,7 @@ export function redisHandleStore(config: HandleStoreConfig): RedisHandleStore {
         handle.expiresAt === undefined ? Date.now() + config.ttlMs : Date.parse(handle.expiresAt);
       // A handle the server already forgot is not worth keeping.
       if (!(expiresAt > Date.now())) return;
-      const value = await secrets.encrypt(JSON.stringify(handle));
+      const value = await seal(secrets, handle);
       await connection.run('handles.save', [
         'SET',
         keyFor(handle),
@@ -56,7 +56,7 @@ export function redisHandleStore(config: HandleStoreConfig): RedisHandleStore {
       for (const value of values) {
         // Gone between the scan and the read: redeemed meanwhile.
         if (value === null) continue;
-        const handle = checkHandle(JSON.parse(await secrets.decrypt(value)));
+        const handle = checkHandle(await unseal(secrets, 'handles.list', value));
         if (options.url === undefined || handle.url === options.url) handles.push(handle);
       }
       return handles;

@@ -4,6 +4,7 @@
  * `aesGcmSecrets(key)` is a ready pair on Node's own AES-256-GCM.
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { type JsonObject, StoreUnavailableError } from '@toolwire/client';
 
 /** Turns a secret into what is stored, and back. Either may be async (a KMS, say). */
 export interface Secrets {
@@ -47,6 +48,33 @@ export function aesGcmSecrets(key: string | Uint8Array): Secrets {
       ]).toString('utf8');
     },
   };
+}
+
+/** JSON sealed by `seal`. */
+export async function seal(secrets: Secrets, value: unknown): Promise<string> {
+  return secrets.encrypt(JSON.stringify(value));
+}
+
+/**
+ * A stored value read back. One that cannot be (sealed with another key, say, or not JSON) is a
+ * StoreUnavailableError naming the operation, never a crypto or syntax error.
+ */
+export async function unseal(
+  secrets: Secrets,
+  operation: string,
+  value: string,
+): Promise<JsonObject> {
+  try {
+    return JSON.parse(await secrets.decrypt(value)) as JsonObject;
+  } catch (error) {
+    throw new StoreUnavailableError(
+      operation,
+      'a stored value could not be read (sealed with another key?)',
+      {
+        cause: error,
+      },
+    );
+  }
 }
 
 /** The pair to use: the application's, or one that stores values as they are. */

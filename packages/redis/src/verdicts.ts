@@ -6,6 +6,10 @@
 import type { Verdict, VerdictStore } from '@toolwire/client';
 import type { Connection } from './connection.ts';
 import { keyOf } from './keys.ts';
+import { secretsFrom, unseal } from './secrets.ts';
+
+/** Verdicts hold nothing secret: stored as plain JSON. */
+const PLAIN = secretsFrom('plaintext');
 
 /** The verdict store, every method async (Redis is a round trip away). */
 export interface RedisVerdictStore extends VerdictStore {
@@ -26,7 +30,9 @@ export function redisVerdictStore(config: VerdictStoreConfig): RedisVerdictStore
   return {
     async get(url) {
       const value = await connection.run<string | null>('verdicts.get', ['GET', keyFor(url)]);
-      return value === null ? undefined : (JSON.parse(value) as Verdict);
+      return value === null
+        ? undefined
+        : ((await unseal(PLAIN, 'verdicts.get', value)) as unknown as Verdict);
     },
     async set(url, verdict) {
       await connection.run('verdicts.set', [
