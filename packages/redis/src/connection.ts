@@ -2,7 +2,9 @@
  * One Redis connection for the stores, and the one rule every command follows: it answers within
  * `timeoutMs` or fails with a StoreUnavailableError, so a Redis that is down or slow costs a call
  * a bounded wait and a warning, never the call. Reconnecting is node-redis's: commands sent
- * while it reconnects wait in its offline queue, within the same bound.
+ * while it reconnects wait in its offline queue, within the same bound. Only the first
+ * connection gets longer (`CONNECT_MS`): a worker starting on a busy machine should not count
+ * its own start-up against Redis.
  */
 import { createClient, type RedisClientType } from '@redis/client';
 import { StoreUnavailableError } from '@toolwire/client';
@@ -18,10 +20,15 @@ export interface ConnectionOptions {
   timeoutMs: number;
 }
 
+/** The longest the first connection may take (node-redis's socket connect timeout). */
+const CONNECT_MS = 2_000;
+
 export class Connection {
   readonly timeoutMs: number;
   readonly #commands: RedisCommands;
   readonly #owned: RedisClientType | undefined;
+  /** Settles when the first connection is made or has failed; gone once it has. */
+  #firstAttempt: Promise<void> | undefined;
 
   constructor(options: ConnectionOptions) {
     this.timeoutMs = options.timeoutMs;
@@ -31,11 +38,19 @@ export class Connection {
     }
     const owned = createClient({
       url: options.url ?? 'redis://127.0.0.1:6379',
-      socket: { connectTimeout: Math.max(options.timeoutMs, 1_000) },
+      socket: { connectTimeout: Math.max(options.timeoutMs, CONNECT_MS) },
     }) as RedisClientType;
     // Errors while Redis is away are node-redis's to recover from; a command that needs the
     // connection meanwhile fails on its own timeout, and that failure is what gets reported.
     owned.on('error', () => {});
+    this.#firstAttempt = new Promise<void>((resolve) => {
+      const settled = () => {
+        owned.off('ready', settled).off('error', settled);
+        this.#firstAttempt = undefined;
+        resolve();
+      };
+      owned.on('ready', settled).on('error', settled);
+    });
     owned.connect().catch(() => {});
     this.#owned = owned;
     this.#commands = owned;
@@ -48,6 +63,7 @@ export class Connection {
    * is up is dropped from node-redis's queue; a written one is left to settle unheard.
    */
   async run<T>(operation: string, args: readonly string[]): Promise<T> {
+    if (this.#firstAttempt) await this.#firstAttempt;
     const abort = new AbortController();
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<never>((_, reject) => {
