@@ -21,10 +21,12 @@ export function startWorker(
   args: string[],
   env: Record<string, string> = {},
   nodeOptions: string[] = [],
+  options: { stdin?: boolean } = {},
 ): WorkerProcess {
   const child = spawn(process.execPath, [...nodeOptions, fileURLToPath(script), ...args], {
     env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    // A pipe to the worker's stdin when the test must tell it when to go.
+    stdio: [options.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'],
   });
   const events: Array<Record<string, unknown>> = [];
   let errors = '';
