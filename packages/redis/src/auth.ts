@@ -5,14 +5,14 @@
  * `secrets`, since tokens and client secrets are in them. A token record without a refresh token
  * expires with its access token; the rest stays until replaced or deleted.
  */
-import type { JsonObject } from '@toolwire/client';
+import type { AuthStore, JsonObject } from '@toolwire/client';
 import type { Connection } from './connection.ts';
 import { keyOf } from './keys.ts';
 import { acquire, type Release } from './lock.ts';
 import { type Secrets, seal, unseal } from './secrets.ts';
 
 /** The client's AuthStore, every method async, with the cross-process lock. */
-export interface RedisAuthStore {
+export interface RedisAuthStore extends AuthStore {
   get(key: string): Promise<JsonObject | undefined>;
   set(key: string, value: JsonObject): Promise<void>;
   delete(key: string): Promise<void>;
