@@ -48,6 +48,11 @@ export default defineConfig({
       {
         extends: true,
         ...onSources,
+        test: { name: 'redis', include: ['packages/redis/src/**/*.test.ts'] },
+      },
+      {
+        extends: true,
+        ...onSources,
         test: { name: 'cli', include: ['packages/cli/src/**/*.test.ts'] },
       },
       {

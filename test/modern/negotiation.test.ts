@@ -7,6 +7,7 @@ import {
   createMcpClient,
   HttpStatusError,
   memoryVerdictStore,
+  StoreUnavailableError,
   TransportError,
   UnsupportedServerError,
 } from '@toolwire/client';
@@ -60,6 +61,63 @@ test('a verdict is kept per URL: the next client for it skips the probe', async 
   await first.connect();
   const before = server.log.length;
   await using second = createMcpClient(server.url, { verdicts, listen: false });
+  await second.connect();
+  expect(methodsOf(server.log.slice(before))).toEqual(['initialize', 'notifications/initialized']);
+});
+
+test('a modern server whose discover answer is public and fresh is not probed by the next client', async () => {
+  await using server = await startReferenceServer();
+  const verdicts = memoryVerdictStore();
+  await using first = createMcpClient(server.urls.modern, { verdicts, listen: false });
+  await first.connect();
+  expect(await verdicts.get(server.urls.modern)).toMatchObject({
+    era: 'modern',
+    discovered: { cacheScope: 'public' },
+  });
+  const before = server.log.length;
+  await using second = createMcpClient(server.urls.modern, { verdicts, listen: false });
+  await second.listTools();
+  // Every page of the listing, and nothing before it.
+  expect(new Set(methodsOf(server.log.slice(before)))).toEqual(new Set(['tools/list']));
+  expect(second.serverInfo).toEqual(first.serverInfo);
+  expect(second.serverCapabilities).toEqual(first.serverCapabilities);
+});
+
+test('a kept discover answer past its ttlMs is asked for again', async () => {
+  await using server = await startReferenceServer();
+  const verdicts = memoryVerdictStore();
+  await using first = createMcpClient(server.urls.modern, { verdicts, listen: false });
+  await first.connect();
+  const kept = await verdicts.get(server.urls.modern);
+  await verdicts.set(server.urls.modern, { ...kept!, freshUntil: new Date(0).toISOString() });
+  const before = server.log.length;
+  await using second = createMcpClient(server.urls.modern, { verdicts, listen: false });
+  await second.listTools();
+  expect(methodsOf(server.log.slice(before)).slice(0, 2)).toEqual([
+    'server/discover',
+    'tools/list',
+  ]);
+});
+
+test('a verdict store that fails costs a warning, never the call; the process memory stands in', async () => {
+  await using server = await startReferenceServer();
+  const broken = {
+    get: () => Promise.reject(new Error('store down')),
+    set: () => Promise.reject(new Error('store down')),
+    delete: () => Promise.reject(new Error('store down')),
+  };
+  await using first = createMcpClient(server.url, { verdicts: broken, listen: false });
+  const warnings: Error[] = [];
+  first.on('warning', (error) => warnings.push(error));
+  expect((await first.callTool('echo', { text: 'x' })).isError).toBe(false);
+  expect(warnings.map((error) => error.message)).toEqual([
+    'store unavailable: verdicts.get store down',
+    'store unavailable: verdicts.set store down',
+  ]);
+  expect(warnings[0]).toBeInstanceOf(StoreUnavailableError);
+  // The verdict went to the process memory as well: the next client skips the failed probe.
+  const before = server.log.length;
+  await using second = createMcpClient(server.url, { verdicts: broken, listen: false });
   await second.connect();
   expect(methodsOf(server.log.slice(before))).toEqual(['initialize', 'notifications/initialized']);
 });

@@ -19,7 +19,14 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CONSUMER = fileURLToPath(new URL('./consumer/', import.meta.url));
-const PACKAGES = ['client', 'adapter-ai-sdk', 'adapter-langchain', 'reference-server', 'cli'];
+const PACKAGES = [
+  'client',
+  'adapter-ai-sdk',
+  'adapter-langchain',
+  'reference-server',
+  'cli',
+  'redis',
+];
 const rootManifest = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as {
   devDependencies: Record<string, string>;
 };
@@ -98,6 +105,7 @@ beforeAll(async () => {
         'adapter-langchain': '@toolwire/langchain',
         'reference-server': '@toolwire/reference-server',
         cli: '@toolwire/cli',
+        redis: '@toolwire/redis',
       }[name]!;
       return [manifestName, `file:${file}`];
     }),
@@ -205,6 +213,7 @@ describe.each(Object.keys(PEERS) as Array<keyof typeof PEERS>)(
           exports: Record<string, number>;
           eras: Record<string, Record<string, unknown>>;
           grpc: Record<string, unknown>;
+          redis: string;
         };
         expect(report.node).toBe(`v${RUNTIMES[runtime]}`);
         expect(Object.keys(report.exports)).toHaveLength(7);
@@ -215,6 +224,8 @@ describe.each(Object.keys(PEERS) as Array<keyof typeof PEERS>)(
           dialect: 'mcp-lite',
           content: [{ type: 'text', text: 'over gRPC' }],
         });
+        // Without a Redis to reach, the store fails as documented: typed, and within its bound.
+        expect(report.redis).toBe('STORE_UNAVAILABLE');
         for (const era of Object.values(report.eras)) {
           expect(era).toMatchObject({
             direct: { sum: 5 },

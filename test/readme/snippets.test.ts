@@ -1,14 +1,17 @@
 /**
- * Every TypeScript snippet in the READMEs runs as printed against the bundled reference server,
- * and type-checks against the built packages, so a snippet cannot drift from the API again.
+ * Every TypeScript snippet in the READMEs runs as printed against the bundled reference server
+ * (and a real Redis, for the snippets of the shared stores: `REDIS_URL`, `TOOLWIRE_KEY`), and
+ * type-checks against the built packages, so a snippet cannot drift from the API again.
  */
 import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { glob, mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { type ReferenceServer, startReferenceServer } from '@toolwire/reference-server';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { type RedisServer, startRedisServer } from '../helpers/redis-server.ts';
 import { programOf, snippetsOf } from './snippets.ts';
 
 const run = promisify(execFile);
@@ -23,6 +26,9 @@ const snippets = await snippetsOf(ROOT, files.sort());
 const runnable = snippets.filter((snippet) => snippet.outline === undefined);
 
 let server: ReferenceServer;
+let redis: RedisServer;
+/** The key the Redis snippets seal secrets with. */
+const key = randomBytes(32).toString('hex');
 
 /** The file a snippet runs from: inside the repository, so packages resolve as a user's would. */
 function fileOf(where: string): string {
@@ -31,6 +37,7 @@ function fileOf(where: string): string {
 
 beforeAll(async () => {
   server = await startReferenceServer();
+  redis = await startRedisServer();
   await rm(RUN, { recursive: true, force: true });
   await mkdir(RUN, { recursive: true });
   const origin = new URL(server.url).origin;
@@ -40,6 +47,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server?.close();
+  await redis?.close();
 });
 
 test('the READMEs have snippets, and every block that does not run says why', () => {
@@ -56,7 +64,12 @@ test.concurrent.each(runnable.map((snippet) => [snippet.where, snippet] as const
     const result = await run(process.execPath, [fileOf(snippet.where)], {
       cwd: ROOT,
       timeout: 60_000,
-      env: { ...process.env, TOOLWIRE_SNIPPET_URL: server.url },
+      env: {
+        ...process.env,
+        TOOLWIRE_SNIPPET_URL: server.url,
+        REDIS_URL: redis.url,
+        TOOLWIRE_KEY: key,
+      },
     }).catch((error: { code?: unknown; stderr?: string; stdout?: string }) => error);
     expect(result.stderr ?? '', `${snippet.where}\n${result.stdout ?? ''}`).toBe('');
     expect('code' in result ? result.code : 0).toBe(0);

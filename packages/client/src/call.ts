@@ -19,6 +19,7 @@ import type { CallHandle } from './handles.ts';
 import type { JsonObject } from './jsonrpc.ts';
 import type { InputRequest, Outcome } from './outcome.ts';
 import { type CallStatus, Deferral, type RedeemSupport } from './redeem.ts';
+import { step } from './telemetry/span.ts';
 
 /** What the call loop needs to answer a server's questions and wait for deferred work. */
 export interface CallSupport extends RedeemSupport {
@@ -168,7 +169,12 @@ class Asking {
   }
 
   /** One round of `input_required`: every request answered, concurrently, or the call fails. */
-  async answerAll(requests: Record<string, InputRequest>): Promise<Record<string, JsonObject>> {
+  answerAll(requests: Record<string, InputRequest>): Promise<Record<string, JsonObject>> {
+    const asked = { 'toolwire.input.requests': Object.keys(requests).join(',') };
+    return step(this.#context.deadline, 'input', asked, () => this.#answerAll(requests));
+  }
+
+  async #answerAll(requests: Record<string, InputRequest>): Promise<Record<string, JsonObject>> {
     this.asked = true;
     const entries = Object.entries(requests);
     const onlyUrlWaits = entries.length > 0 && entries.every(([, q]) => this.#isAcceptedUrl(q));

@@ -35,6 +35,21 @@ import { type ClientOptions, type ResolvedOptions, resolveOptions } from './opti
 import type { CallStatus } from './redeem.ts';
 import { checkStructuredContent, toCallToolResult } from './results.ts';
 import { undeclared } from './server-capabilities.ts';
+import { loadObserver } from './telemetry/load.ts';
+import {
+  connectedAttributes,
+  describeOperation,
+  peerAttributes,
+  withTraceContext,
+} from './telemetry/operation.ts';
+import {
+  type Attributes,
+  bindSpan,
+  NO_SPAN,
+  type Observer,
+  type Span,
+  spanOf,
+} from './telemetry/span.ts';
 import { streamOf, type ToolStreamEvent } from './tool-stream.ts';
 import { Agent, callHeaders, createAgentOptions, withGate } from './transport/http.ts';
 import type {
@@ -120,6 +135,10 @@ export class McpClient implements AsyncDisposable {
   readonly #forModel = new WeakMap<Tool[], Tool[]>();
   readonly #input: CallSupport;
   #closing: Promise<void> | undefined;
+  /** Where spans go: `undefined` until the first operation asks, `null` when nowhere. */
+  #observer: Observer | null | undefined;
+  #observing: Promise<Observer | null> | undefined;
+  readonly #peer: Attributes;
 
   constructor(url: string | URL, options: ClientOptions = {}) {
     this.#options = resolveOptions(url, options);
@@ -139,6 +158,7 @@ export class McpClient implements AsyncDisposable {
       warn: (error) => this.#events.emit('warning', error),
       url: this.url,
     };
+    this.#peer = peerAttributes(this.url);
     this.#ownsDispatcher = options.dispatcher === undefined;
     this.#dispatcher =
       options.dispatcher ?? new Agent(createAgentOptions(this.#options.connectTimeoutMs));
@@ -465,20 +485,27 @@ export class McpClient implements AsyncDisposable {
         ? { method: call.operation.method, tool: call.operation.tool }
         : { method: 'tools/call', tool: call.handle.tool };
     if (this.#closing) throw new ClientClosedError({ url: this.url, ...where });
+    const observer = this.#observer === undefined ? await this.#observe() : this.#observer;
     using deadline = new Deadline({
       timeoutMs: options.timeoutMs ?? this.#options.timeoutMs,
       maxTimeoutMs: options.maxTimeoutMs ?? this.#options.maxTimeoutMs,
       signal: options.signal,
       context: { url: this.url, ...where },
     });
+    const span = observer ? this.#operationSpan(observer, call) : NO_SPAN;
+    bindSpan(deadline, span);
     this.#calls.add(deadline);
     try {
       const dialect = this.#dialect ?? (await this.#connected(options, deadline));
+      if (span !== NO_SPAN) span.set(connectedAttributes(dialect));
       if ('operation' in call) {
         const capabilities = dialect.server.capabilities;
         const gap = undeclared(call.operation.method, capabilities, { url: this.url, ...where });
         if (gap && 'error' in gap) throw gap.error;
-        if (gap) return gap.result;
+        if (gap) {
+          span.end();
+          return gap.result;
+        }
       }
       if ('handle' in call && call.handle.dialect !== dialect.name) {
         throw usageError(
@@ -494,25 +521,45 @@ export class McpClient implements AsyncDisposable {
         };
       }
       if (onPartial) context.onPartial = onPartial;
+      const sent = withTraceContext(call, dialect, span);
       // A call's own headers, on its own requests only (not on the listing that looked it up).
-      if (options.headers && where.method === 'tools/call') {
-        return await callHeaders.run({ ...options.headers }, () =>
-          runCall(dialect, call, context, this.#input),
-        );
-      }
-      return await runCall(dialect, call, context, this.#input);
+      const raw =
+        options.headers && where.method === 'tools/call'
+          ? await callHeaders.run({ ...options.headers }, () =>
+              runCall(dialect, sent, context, this.#input),
+            )
+          : await runCall(dialect, sent, context, this.#input);
+      span.end({ toolError: raw['isError'] === true });
+      return raw;
     } catch (error) {
-      throw typedError(error, { url: this.url, ...where });
+      const typed = typedError(error, { url: this.url, ...where });
+      span.end({ error: typed });
+      throw typed;
     } finally {
       this.#calls.delete(deadline);
     }
+  }
+
+  #operationSpan(observer: Observer, call: CallStart): Span {
+    const { name, attributes } = describeOperation(call);
+    return observer.operation(name, { ...attributes, ...this.#peer });
+  }
+
+  /** Loads the observer the `tracing` option asks for, once; a failure to is a warning. */
+  #observe(): Promise<Observer | null> {
+    this.#observing ??= loadObserver(this.#options.tracing).then(({ observer, error }) => {
+      if (error) this.#events.emit('warning', error);
+      this.#observer = observer ?? null;
+      return this.#observer;
+    });
+    return this.#observing;
   }
 
   /** The dialect, connecting first if needed. Concurrent callers share one connection attempt. */
   async #connected(options: RequestOptions, deadline?: Deadline): Promise<Dialect> {
     if (this.#dialect) return this.#dialect;
     if (this.#closing) throw new ClientClosedError({ url: this.url, method: 'initialize' });
-    this.#connecting ??= this.#open().then(
+    this.#connecting ??= this.#open(deadline && spanOf(deadline)).then(
       (dialect) => {
         this.#dialect = dialect;
         return dialect;
@@ -537,16 +584,21 @@ export class McpClient implements AsyncDisposable {
     }
   }
 
-  async #open(): Promise<Dialect> {
+  /** Connects, in a `connect` span: a child of the operation that needed it, or its own. */
+  async #open(parent: Span | undefined): Promise<Dialect> {
     const options = this.#options;
+    const observer = this.#observer === undefined ? await this.#observe() : this.#observer;
     using deadline = new Deadline({
       timeoutMs: options.timeoutMs,
       maxTimeoutMs: options.maxTimeoutMs,
       context: { url: this.url, method: 'initialize' },
     });
+    const span =
+      parent?.child('connect', this.#peer) ?? observer?.operation('connect', this.#peer) ?? NO_SPAN;
+    bindSpan(deadline, span);
     this.#calls.add(deadline);
     try {
-      return await openDialect(
+      const dialect = await openDialect(
         options,
         this.#wire,
         {
@@ -560,6 +612,12 @@ export class McpClient implements AsyncDisposable {
         deadline,
         this.#input.responder,
       );
+      span.set(connectedAttributes(dialect));
+      span.end();
+      return dialect;
+    } catch (error) {
+      span.end({ error });
+      throw error;
     } finally {
       this.#calls.delete(deadline);
     }

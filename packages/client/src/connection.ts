@@ -6,9 +6,10 @@ import type { Dispatcher } from 'undici';
 import type { Deadline } from './deadline.ts';
 import type { Dialect, DialectEvents } from './dialects/dialect.ts';
 import { withTasksExtension } from './dialects/mcp-stateless/tasks.ts';
+import { guardedVerdicts } from './guarded-verdicts.ts';
 import { clientCapabilities } from './handlers/capabilities.ts';
 import type { Responder } from './handlers/responder.ts';
-import { LEGACY_VERSIONS, MODERN_VERSIONS, negotiate } from './negotiate.ts';
+import { LEGACY_VERSIONS, MODERN_VERSIONS, negotiate, sharedVerdicts } from './negotiate.ts';
 import type { ResolvedOptions } from './options.ts';
 
 export function openDialect(
@@ -48,7 +49,7 @@ export function openDialect(
         resetTimeoutOnProgress: options.resetTimeoutOnProgress,
       },
       webtools: { ...http, options: options.webtools },
-      verdicts: options.verdicts,
+      verdicts: guardedVerdicts(options.verdicts, sharedVerdicts, events.warning),
       stateless: {
         ...shared,
         // The client redeems tasks itself (or hands back their handles): it can take one.

@@ -13,6 +13,7 @@ import {
   OutputValidationError,
   ResponseTooLargeError,
   SessionExpiredError,
+  StoreUnavailableError,
   StreamTruncatedError,
   TimeoutError,
   ToolNotFoundError,
@@ -39,6 +40,7 @@ const every: Array<[string, McpError]> = [
   ['INTERNAL', new InternalError(new Error('bug'))],
   ['ABORTED', new AbortedError()],
   ['CLIENT_CLOSED', new ClientClosedError()],
+  ['STORE_UNAVAILABLE', new StoreUnavailableError('verdicts.get', 'timed out after 250 ms')],
 ];
 
 describe('error classes', () => {
@@ -52,12 +54,12 @@ describe('error classes', () => {
     },
   );
 
-  it('marks only timeouts and expired sessions retryable by default', () => {
+  it('marks only timeouts, expired sessions and unavailable stores retryable by default', () => {
     // Transport and status errors are always built with an explicit verdict (see http.ts).
     const retryable = every
       .filter(([code, error]) => error.retryable && code !== 'TRANSPORT' && code !== 'HTTP_STATUS')
       .map(([code]) => code);
-    expect(retryable.sort()).toEqual(['SESSION_EXPIRED', 'TIMEOUT']);
+    expect(retryable.sort()).toEqual(['SESSION_EXPIRED', 'STORE_UNAVAILABLE', 'TIMEOUT']);
   });
 
   it('lets the caller override the retryable default', () => {

@@ -53,7 +53,8 @@ export type McpErrorCode =
   | 'ABORTED'
   | 'CLIENT_CLOSED'
   | 'INTERNAL'
-  | 'AUTHORIZATION';
+  | 'AUTHORIZATION'
+  | 'STORE_UNAVAILABLE';
 
 interface McpErrorOptions extends ErrorContext {
   cause?: unknown;
@@ -746,5 +747,23 @@ export class AuthorizationError extends McpError {
     super('AUTHORIZATION', message, options);
     this.reason = reason;
     this.oauthError = options.oauthError;
+  }
+}
+
+/**
+ * A shared store (handles, verdicts, credentials) did not answer in time or failed. The client
+ * reports it as a `warning` and goes on in memory where it can; a call that needs what the store
+ * holds fails with it.
+ */
+export class StoreUnavailableError extends McpError {
+  override readonly name = 'StoreUnavailableError';
+  /** Which store, and what it was asked: `verdicts.get`, `handles.save`, ... */
+  readonly operation: string;
+  constructor(operation: string, detail: string, options: McpErrorOptions = {}) {
+    super('STORE_UNAVAILABLE', `store unavailable: ${operation} ${detail}`, {
+      retryable: true,
+      ...options,
+    });
+    this.operation = operation;
   }
 }

@@ -70,6 +70,7 @@ export {
   ResourceNotFoundError,
   ResponseTooLargeError,
   SessionExpiredError,
+  StoreUnavailableError,
   StreamTruncatedError,
   TaskCancelledError,
   TaskFailedError,
@@ -105,6 +106,7 @@ export type {
 } from './handlers/types.ts';
 export {
   type CallHandle,
+  checkHandle,
   type HandleStore,
   type MemoryHandleStore,
   memoryHandleStore,

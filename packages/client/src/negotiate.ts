@@ -37,6 +37,7 @@ import {
   UnsupportedVersionError,
 } from './errors.ts';
 import { isObject, type JsonObject, request } from './jsonrpc.ts';
+import { step } from './telemetry/span.ts';
 import { withRetry } from './transport/retry.ts';
 
 /** The revisions of each era the client speaks, newest first. */
@@ -73,6 +74,12 @@ export interface Verdict {
   version: string;
   /** Set when the server speaks the deprecated HTTP+SSE transport (2024-11-05) instead. */
   transport?: 'http+sse';
+  /**
+   * A modern server's `server/discover` answer, kept while the server allows (`ttlMs`, public
+   * `cacheScope`): until `freshUntil` (ISO 8601) the next client for the URL sends no probe.
+   */
+  discovered?: JsonObject;
+  freshUntil?: string;
 }
 
 /** Where verdicts are kept. The default is in memory and shared by every client in the process. */
@@ -225,7 +232,10 @@ async function liteProbe(
   if (!config.lite) return [];
   let lite: Awaited<ReturnType<typeof McpLiteDialect.probe>>;
   try {
-    lite = await McpLiteDialect.probe(config.lite, events, deadline);
+    const liteConfig = config.lite;
+    lite = await probe(deadline, 'MCP-lite listing', () =>
+      McpLiteDialect.probe(liteConfig, events, deadline),
+    );
   } catch (error) {
     // MCP-lite is a guess here, not the verdict: its failure is reported with the others.
     if (isFinal(error)) throw error;
@@ -244,10 +254,8 @@ async function webtools(
   events: DialectEvents,
   deadline: Deadline,
 ): Promise<Dialect> {
-  const dialect = await WebtoolsDialect.connect(
-    required(config.webtools, 'webtools'),
-    events,
-    deadline,
+  const dialect = await probe(deadline, 'Webtools metadata', () =>
+    WebtoolsDialect.connect(required(config.webtools, 'webtools'), events, deadline),
   );
   await config.verdicts.set(config.stateless.url, {
     era: 'webtools',
@@ -303,7 +311,8 @@ async function reuseVerdict(
 ): Promise<Dialect | undefined> {
   const url = config.stateless.url;
   const kept = await config.verdicts.get(url);
-  if (kept?.era === 'modern' || kept === undefined) return undefined;
+  if (kept?.era === 'modern') return keptModern(config, events, kept);
+  if (kept === undefined) return undefined;
   if (config.dialect !== 'auto' && kept.era !== 'legacy') return undefined;
   try {
     if (kept.era === 'mcp-lite') {
@@ -312,14 +321,35 @@ async function reuseVerdict(
       throw new UnsupportedServerError(lite, { url });
     }
     if (kept.era === 'webtools') return await webtools(config, events, deadline);
-    if (kept.transport === 'http+sse')
-      return await SseDialect.connect(sseConfig(config), events, deadline);
+    if (kept.transport === 'http+sse') return await sse(config, events, deadline);
     return await legacy(config, events, deadline, kept.version);
   } catch (error) {
     if (isFinal(error)) throw error;
     await config.verdicts.delete(url);
     return undefined;
   }
+}
+
+/** A modern server described by a discover answer still fresh: spoken to without a probe. */
+function keptModern(
+  config: NegotiationConfig,
+  events: DialectEvents,
+  kept: Verdict,
+): Dialect | undefined {
+  const fresh = kept.freshUntil !== undefined && Date.parse(kept.freshUntil) > Date.now();
+  if (!fresh || !kept.discovered || !(MODERN_VERSIONS as readonly string[]).includes(kept.version))
+    return undefined;
+  return new StatelessDialect(config.stateless, events, kept.version, kept.discovered);
+}
+
+/** The verdict for a modern server: its discover answer kept as long as the server allows. */
+function modernVerdict(version: string, discovered: JsonObject | undefined): Verdict {
+  const ttlMs = discovered?.['ttlMs'];
+  if (discovered?.['cacheScope'] !== 'public' || typeof ttlMs !== 'number' || !(ttlMs > 0)) {
+    return { era: 'modern', version };
+  }
+  const freshUntil = new Date(Date.now() + ttlMs).toISOString();
+  return { era: 'modern', version, discovered, freshUntil };
 }
 
 /**
@@ -338,7 +368,7 @@ async function choose(
   if (modern) {
     // A version error describes nothing: ask again in the revision it allows.
     const description = discovered ?? (await discoveredWith(config, modern, deadline));
-    await config.verdicts.set(url, { era: 'modern', version: modern });
+    await config.verdicts.set(url, modernVerdict(modern, description));
     return new StatelessDialect(config.stateless, events, modern, description);
   }
   const older = LEGACY_VERSIONS.find((version) => supported.includes(version));
@@ -399,7 +429,7 @@ async function legacyWithFallback(
       return otherDialects(config, events, deadline, probes, error, early.length > 0);
     }
     try {
-      const dialect = await SseDialect.connect(sseConfig(config), events, deadline);
+      const dialect = await sse(config, events, deadline);
       await config.verdicts.set(url, {
         era: 'legacy',
         version: dialect.server.protocolVersion,
@@ -430,11 +460,23 @@ function legacy(
   deadline: Deadline,
   version: string,
 ): Promise<Dialect> {
-  return StatefulDialect.connect(
-    { ...config.stateful, protocolVersion: version },
-    events,
-    deadline,
+  return probe(deadline, 'initialize', () =>
+    StatefulDialect.connect({ ...config.stateful, protocolVersion: version }, events, deadline),
   );
+}
+
+/** The deprecated HTTP+SSE transport: a GET whose first event names the endpoint. */
+function sse(
+  config: NegotiationConfig,
+  events: DialectEvents,
+  deadline: Deadline,
+): Promise<Dialect> {
+  return probe(deadline, 'HTTP+SSE', () => SseDialect.connect(sseConfig(config), events, deadline));
+}
+
+/** One request of negotiation, as a `probe` span of the connect. */
+function probe<T>(deadline: Deadline, what: string, send: () => Promise<T>): Promise<T> {
+  return step(deadline, `probe ${what}`, {}, send);
 }
 
 async function remember(
@@ -456,7 +498,15 @@ function sseConfig(config: NegotiationConfig): StatefulConfig {
 }
 
 /** Sends `server/discover` and classifies the answer. Throws only what says nothing about the era. */
-async function discover(
+function discover(config: StatelessConfig, version: string, deadline: Deadline): Promise<Probe> {
+  return step(deadline, 'probe server/discover', {}, async (span) => {
+    const probe = await discoverOnce(config, version, deadline);
+    span.set({ 'toolwire.probe.found': probe.kind });
+    return probe;
+  });
+}
+
+async function discoverOnce(
   config: StatelessConfig,
   version: string,
   deadline: Deadline,

@@ -84,6 +84,8 @@ describe('resolveOptions', () => {
     ['onSampling', { onSampling: {} as never }],
     ['elicitationModes', { elicitationModes: ['form', 'voice'] as never }],
     ['roots', { roots: 'file:///' as never }],
+    ['tracing', { tracing: 'yes' as never }],
+    ['tracing', { tracing: { tracerProvider: {} } as never }],
   ])('rejects a bad %s with a TypeError naming it', (name, options) => {
     expect(() => resolveOptions(ENDPOINT, options)).toThrow(TypeError);
     expect(() => resolveOptions(ENDPOINT, options)).toThrow(`\`${name}\``);

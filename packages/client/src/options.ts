@@ -25,6 +25,7 @@ import {
   sharedVerdicts,
   type VerdictStore,
 } from './negotiate.ts';
+import type { TracingOption } from './telemetry/load.ts';
 import type { RetryPolicy } from './transport/retry.ts';
 
 export interface ClientInfo {
@@ -183,6 +184,14 @@ export interface ClientOptions {
    * @default a new in-memory store (`memoryHandleStore()`)
    */
   handles?: HandleStore;
+  /**
+   * OpenTelemetry spans: one per operation, with children for probes, retries, input rounds and
+   * polls, and the trace context in each MCP request's `_meta`. On when `@opentelemetry/api` is
+   * installed (it is loaded then, and only then); `false` never loads it; `{ tracerProvider }`
+   * reports to that provider instead of the global one. See the README's "Observability".
+   * @default true
+   */
+  tracing?: TracingOption;
 }
 
 export interface ResolvedOptions {
@@ -210,6 +219,7 @@ export interface ResolvedOptions {
   maxInputRounds: number;
   autoRedeem: boolean;
   handles: HandleStore;
+  tracing: TracingOption;
 }
 
 export const DEFAULTS = Object.freeze({
@@ -231,6 +241,7 @@ export const DEFAULTS = Object.freeze({
   samplingTools: false,
   maxInputRounds: 10,
   autoRedeem: true,
+  tracing: true as TracingOption,
 });
 
 export function resolveOptions(url: string | URL, options: ClientOptions = {}): ResolvedOptions {
@@ -265,6 +276,7 @@ export function resolveOptions(url: string | URL, options: ClientOptions = {}): 
     maxInputRounds: options.maxInputRounds ?? DEFAULTS.maxInputRounds,
     autoRedeem: options.autoRedeem ?? DEFAULTS.autoRedeem,
     handles: options.handles ?? memoryHandleStore(),
+    tracing: options.tracing ?? DEFAULTS.tracing,
   };
   for (const key of [
     'timeoutMs',
@@ -284,6 +296,7 @@ export function resolveOptions(url: string | URL, options: ClientOptions = {}): 
   checkHandlers(resolved.handlers);
   checkHandleStore(resolved.handles);
   checkAuth(resolved.auth);
+  checkTracing(resolved.tracing);
   count('retry.retries', retry.retries);
   count('reconnectAttempts', resolved.reconnectAttempts);
   for (const key of ['minDelayMs', 'maxDelayMs', 'maxRetryAfterMs'] as const) {
@@ -337,6 +350,18 @@ function checkHandleStore(store: HandleStore): void {
     typeof methods.delete !== 'function'
   ) {
     throw new TypeError('expected `handles` to be a store with save() and delete()');
+  }
+}
+
+function checkTracing(tracing: TracingOption): void {
+  if (typeof tracing === 'boolean') return;
+  const provider = (tracing as { tracerProvider?: { getTracer?: unknown } } | null)?.tracerProvider;
+  if (
+    typeof tracing !== 'object' ||
+    tracing === null ||
+    (provider !== undefined && typeof provider?.getTracer !== 'function')
+  ) {
+    throw new TypeError('expected `tracing` to be a boolean or { tracerProvider }');
   }
 }
 

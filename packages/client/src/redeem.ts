@@ -23,6 +23,7 @@ import {
 import type { CallHandle, HandleStore } from './handles.ts';
 import type { JsonObject } from './jsonrpc.ts';
 import type { InputRequest, Outcome, PendingHandle } from './outcome.ts';
+import { step } from './telemetry/span.ts';
 
 /** Where a deferred call stands, for a UI: reported as it changes. */
 export interface CallStatus {
@@ -125,12 +126,12 @@ export class Deferral {
     const signal = this.#context.deadline.signal;
     const dialect = this.#dialect;
     if (!dialect.poll) throw new NotSupportedError(dialect.name, { method: 'redeem' });
-    const poll = dialect.poll.bind(dialect);
+    const poll = dialect.poll;
     try {
       if (first) await sleep(hint(first) ?? BACKOFF.minDelayMs, signal);
       return await pRetry(
         async () => {
-          const outcome = await poll(this.#pending, this.#context);
+          const outcome = await this.#poll(poll);
           if (outcome.kind !== 'pending') return outcome;
           await this.#observe(outcome, answer);
           throw new StillPending(outcome);
@@ -156,6 +157,18 @@ export class Deferral {
     } catch (error) {
       throw await this.#interrupted(error);
     }
+  }
+
+  /** One look at the work, as a `poll` span that says what it found. */
+  #poll(poll: NonNullable<Dialect['poll']>): Promise<Outcome> {
+    const pending = this.#pending;
+    const kind = { 'toolwire.handle.kind': pending.kind };
+    return step(this.#context.deadline, `poll ${pending.kind}`, kind, async (span) => {
+      const outcome = await poll.call(this.#dialect, pending, this.#context);
+      const found = outcome.kind === 'pending' ? (outcome.status ?? 'working') : outcome.kind;
+      span.set({ 'toolwire.poll.found': found });
+      return outcome;
+    });
   }
 
   /** The answer is in: the store forgets the handle. */

@@ -14,6 +14,7 @@ import {
 } from '@toolwire/client';
 import { mcpStructuredTools } from '@toolwire/langchain';
 import { elicitationInterrupt } from '@toolwire/langchain/langgraph';
+import { aesGcmSecrets, createRedisStores } from '@toolwire/redis';
 import { startReferenceServer } from '@toolwire/reference-server';
 import {
   type GrpcReferenceServer,
@@ -31,7 +32,13 @@ export const usageStatus: number = EXIT.usage;
 
 export async function main(): Promise<number | undefined> {
   const server = await startReferenceServer();
-  const client: McpClient = createMcpClient(server.url, { onElicitation: elicitationInterrupt() });
+  const stores = createRedisStores({ secrets: aesGcmSecrets('00'.repeat(32)) });
+  const client: McpClient = createMcpClient(server.url, {
+    onElicitation: elicitationInterrupt(),
+    handles: stores.handles,
+    verdicts: stores.verdicts,
+    tracing: false,
+  });
   try {
     const result: CallToolResult = await client.callTool('add', { a: 2, b: 3 });
     const tools: ToolSet = await mcpTools(client);
@@ -44,6 +51,7 @@ export async function main(): Promise<number | undefined> {
     throw error;
   } finally {
     await client.close();
+    await stores.close();
     await server.close();
   }
 }

@@ -1,14 +1,16 @@
 /**
  * What a user of the packed packages runs, in plain JavaScript on a plain Node (no TypeScript,
  * no `await using`: the lowest supported Node has neither): every package imported through its
- * `exports`, then a tool with an outputSchema called through the client and through both
- * adapters against the reference server, in both eras. Prints one JSON line for the test to read.
+ * `exports`, the Redis stores failing as documented when there is no Redis, then a tool with an
+ * outputSchema called through the client and through both adapters against the reference server,
+ * in both eras. Prints one JSON line for the test to read.
  */
 import * as aiSdk from '@toolwire/ai-sdk';
 import * as cli from '@toolwire/cli';
 import * as client from '@toolwire/client';
 import * as langchain from '@toolwire/langchain';
 import * as langgraph from '@toolwire/langchain/langgraph';
+import * as redis from '@toolwire/redis';
 import * as reference from '@toolwire/reference-server';
 import * as referenceGrpc from '@toolwire/reference-server/grpc';
 
@@ -22,10 +24,24 @@ const report = {
     reference: Object.keys(reference).length,
     referenceGrpc: Object.keys(referenceGrpc).length,
     cli: Object.keys(cli).length,
+    redis: Object.keys(redis).length,
   },
   eras: {},
   grpc: {},
+  redis: undefined,
 };
+
+// The Redis stores load node-redis from the install; with no Redis on port 1 they fail, typed.
+const stores = redis.createRedisStores({
+  url: 'redis://127.0.0.1:1',
+  secrets: 'plaintext',
+  timeoutMs: 100,
+});
+report.redis = await stores.verdicts.get('http://x/mcp').then(
+  () => 'answered',
+  (error) => error.code,
+);
+await stores.close();
 
 const server = await reference.startReferenceServer();
 try {

@@ -16,6 +16,7 @@ import {
   StreamTruncatedError,
   TransportError,
 } from '../errors.ts';
+import { step } from '../telemetry/span.ts';
 
 export interface RetryPolicy {
   /** How many times a request may be sent again after the first try. */
@@ -76,15 +77,29 @@ export async function withRetry<T>(
     first = error;
   }
   let replayed = false;
+  let resends = 0;
+  let previous = first;
   return retrying(
     () => {
-      if (replayed) return attempt();
-      replayed = true;
-      return Promise.reject(first);
+      if (!replayed) {
+        replayed = true;
+        return Promise.reject(first);
+      }
+      // Each resend is a `retry` span, saying which attempt it is and what the last one met.
+      const why = { 'toolwire.retry.attempt': ++resends, 'toolwire.retry.after': codeOf(previous) };
+      return step(options.deadline, 'retry', why, attempt).catch((error: unknown) => {
+        previous = error;
+        throw error;
+      });
     },
     policy,
     options,
   );
+}
+
+function codeOf(error: unknown): string {
+  if (error instanceof HttpStatusError) return `HTTP ${error.status}`;
+  return isMcpError(error) ? error.code : String((error as Error | undefined)?.name);
 }
 
 function retrying<T>(
