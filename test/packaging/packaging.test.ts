@@ -216,7 +216,17 @@ describe.each(Object.keys(PEERS) as Array<keyof typeof PEERS>)(
           redis: string;
         };
         expect(report.node).toBe(`v${RUNTIMES[runtime]}`);
-        expect(Object.keys(report.exports)).toHaveLength(7);
+        // Every package and subpath: a package added without its import here fails.
+        expect(Object.keys(report.exports).sort()).toEqual([
+          'aiSdk',
+          'cli',
+          'client',
+          'langchain',
+          'langgraph',
+          'redis',
+          'reference',
+          'referenceGrpc',
+        ]);
         for (const count of Object.values(report.exports)) expect(count).toBeGreaterThan(0);
         expect(report.eras['legacy']).toMatchObject({ protocolVersion: '2025-11-25' });
         expect(report.eras['modern']).toMatchObject({ protocolVersion: '2026-07-28' });
