@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { visibleToApp, visibleToModel, withUi } from './apps.ts';
+import { readAppResource, visibleToApp, visibleToModel, withUi } from './apps.ts';
+import { MalformedMessageError } from './errors.ts';
 import type { Tool } from './types.ts';
 
 const tool = (_meta?: Tool['_meta']): Tool => ({
@@ -44,5 +45,43 @@ describe('tool.ui from _meta.ui', () => {
   it('hands back the same array when no tool has any', () => {
     const tools = [tool(), tool({ other: 1 })];
     expect(withUi(tools)).toBe(tools);
+  });
+});
+
+describe('readAppResource', () => {
+  const reader = (contents: unknown[]) => ({
+    readResource: async () => ({ contents }) as never,
+  });
+
+  it('decodes a view sent as a blob', async () => {
+    const html = '<!DOCTYPE html><p>hi</p>';
+    const app = await readAppResource(
+      reader([
+        {
+          uri: 'ui://a/v',
+          mimeType: 'text/html; profile=mcp-app',
+          blob: Buffer.from(html).toString('base64'),
+        },
+      ]),
+      'ui://a/v',
+    );
+    expect(app).toEqual({
+      uri: 'ui://a/v',
+      mimeType: 'text/html;profile=mcp-app',
+      html,
+      meta: undefined,
+    });
+  });
+
+  it('refuses what is not a view with a MalformedMessageError: another MIME type, no contents', async () => {
+    await expect(
+      readAppResource(
+        reader([{ uri: 'ui://a/v', mimeType: 'text/html', text: '<p>' }]),
+        'ui://a/v',
+      ),
+    ).rejects.toThrow(MalformedMessageError);
+    await expect(readAppResource(reader([]), 'ui://a/v')).rejects.toThrow(
+      /no contents for ui:\/\/a\/v/,
+    );
   });
 });
