@@ -154,6 +154,13 @@ export {
   type VerdictStore,
 } from './negotiate.ts';
 export { type ClientInfo, type ClientOptions, DEFAULTS } from './options.ts';
+export {
+  type PinnedDefinition,
+  type ToolDrift,
+  ToolPins,
+  type ToolPinsOptions,
+  toolFingerprint,
+} from './pins.ts';
 export type { CallStatus } from './redeem.ts';
 export type { ToolStreamEvent } from './tool-stream.ts';
 export type { RetryPolicy } from './transport/retry.ts';
