@@ -89,12 +89,13 @@ export interface ResourceReader {
 
 /**
  * Reads a tool's view (or a `ui://` URI) for a host to render: the HTML and the sandbox
- * metadata. Given a tool, the view comes from the tool's own server.
+ * metadata. Given a tool, or a URI with the `tool` it came from (a tool result's
+ * `toolMetadata`, say), the view comes from that tool's own server.
  */
 export async function readAppResource(
   source: ResourceReader,
   target: Tool | string,
-  options: { signal?: AbortSignal; timeoutMs?: number } = {},
+  options: { signal?: AbortSignal; timeoutMs?: number; tool?: string } = {},
 ): Promise<AppResource> {
   const uri = typeof target === 'string' ? target : target.ui?.resourceUri;
   if (uri === undefined) {
@@ -103,14 +104,9 @@ export async function readAppResource(
     );
   }
   if (!uri.startsWith('ui://')) throw new TypeError(`expected a ui:// URI, got "${uri}"`);
-  const read = await source.readResource(
-    uri,
-    typeof target === 'string' ? options : { ...options, tool: target.name },
-  );
-  const where = {
-    method: 'resources/read',
-    ...(typeof target === 'string' ? {} : { tool: target.name }),
-  };
+  const tool = typeof target === 'string' ? options.tool : target.name;
+  const read = await source.readResource(uri, tool === undefined ? options : { ...options, tool });
+  const where = { method: 'resources/read', tool };
   const content = read.contents.find((item) => item.uri === uri);
   if (!content) throw new MalformedMessageError(`no contents for ${uri}`, where);
   if (!isAppMimeType(content.mimeType)) {
