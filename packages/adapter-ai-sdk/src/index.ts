@@ -5,6 +5,7 @@
 export {
   readAppResource,
   serverInstructions,
+  type ToolDrift,
   ToolPins,
   type ToolPinsOptions,
   type ToolSource,
