@@ -5,7 +5,7 @@
  * view's HTML for a host to render. Rendering, sandboxing and the view's postMessage channel are
  * the host's.
  */
-import { MalformedMessageError } from './errors.ts';
+import { MalformedMessageError, usageError } from './errors.ts';
 import { isObject, type JsonObject } from './jsonrpc.ts';
 import type { ReadResourceResult, Tool, ToolUi } from './types.ts';
 
@@ -99,11 +99,11 @@ export async function readAppResource(
 ): Promise<AppResource> {
   const uri = typeof target === 'string' ? target : target.ui?.resourceUri;
   if (uri === undefined) {
-    throw new TypeError(
+    throw usageError(
       `the tool "${(target as Tool).name}" has no MCP App view (_meta.ui.resourceUri)`,
     );
   }
-  if (!uri.startsWith('ui://')) throw new TypeError(`expected a ui:// URI, got "${uri}"`);
+  if (!uri.startsWith('ui://')) throw usageError(`expected a ui:// URI, got "${uri}"`);
   const tool = typeof target === 'string' ? options.tool : target.name;
   const read = await source.readResource(uri, tool === undefined ? options : { ...options, tool });
   const where = { method: 'resources/read', tool };

@@ -13,7 +13,14 @@ import {
   type McpClient,
   type RequestOptions,
 } from '../client.ts';
-import { asError, ClientClosedError, ToolNotFoundError, TransportError } from '../errors.ts';
+import {
+  asError,
+  ClientClosedError,
+  ToolNotFoundError,
+  TransportError,
+  typedError,
+  usageError,
+} from '../errors.ts';
 import type { ClientEvents } from '../events.ts';
 import type { JsonObject } from '../jsonrpc.ts';
 import type { ClientOptions } from '../options.ts';
@@ -149,6 +156,14 @@ export class McpClients implements AsyncDisposable {
    * array.
    */
   async listTools(options: ListToolsOptions = {}): Promise<Tool[]> {
+    try {
+      return await this.#listTools(options);
+    } catch (error) {
+      throw typedError(error, { method: 'tools/list' });
+    }
+  }
+
+  async #listTools(options: ListToolsOptions): Promise<Tool[]> {
     this.#open();
     const parts = await Promise.all(
       this.#members.map((member) =>
@@ -182,13 +197,17 @@ export class McpClients implements AsyncDisposable {
     args: JsonObject = {},
     options: CallToolOptions = {},
   ): Promise<CallToolResult> {
-    this.#open();
-    const origin = await this.#route(name, options);
     try {
-      return await origin.client.callTool(origin.tool, args, options);
+      this.#open();
+      const origin = await this.#route(name, options);
+      try {
+        return await origin.client.callTool(origin.tool, args, options);
+      } catch (error) {
+        this.#unreachable(origin.server, error);
+        throw error;
+      }
     } catch (error) {
-      this.#unreachable(origin.server, error);
-      throw error;
+      throw typedError(error, { method: 'tools/call', tool: name });
     }
   }
 
@@ -198,13 +217,18 @@ export class McpClients implements AsyncDisposable {
     args: JsonObject = {},
     options: CallToolOptions = {},
   ): AsyncIterable<ToolStreamEvent> {
-    this.#open();
-    const origin = await this.#route(name, options);
+    let origin: ToolOrigin;
+    try {
+      this.#open();
+      origin = await this.#route(name, options);
+    } catch (error) {
+      throw typedError(error, { method: 'tools/call', tool: name });
+    }
     try {
       yield* origin.client.streamTool(origin.tool, args, options);
     } catch (error) {
       this.#unreachable(origin.server, error);
-      throw error;
+      throw typedError(error, { method: 'tools/call', tool: name });
     }
   }
 
@@ -310,7 +334,7 @@ export class McpClients implements AsyncDisposable {
   #named(server: string): Member {
     const member = this.#members.find((candidate) => candidate.name === server);
     if (!member) {
-      throw new TypeError(`no server named "${server}" (there are ${this.servers.join(', ')})`);
+      throw usageError(`no server named "${server}" (there are ${this.servers.join(', ')})`);
     }
     return member;
   }
