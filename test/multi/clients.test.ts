@@ -139,3 +139,17 @@ async function countOf(server: ReferenceServer): Promise<number> {
   await using one = createMcpClients({ one: server.urls.modern });
   return (await one.listTools()).length;
 }
+
+test('a local (stdio) entry is handed to createMcpClient; until stdio lands that is a TypeError naming the server', () => {
+  // When the client's stdio transport lands, createMcpClient takes { command, args, env } and this
+  // entry starts the program instead: this test then changes to call a local server.
+  expect(() =>
+    createMcpClients({
+      mcpServers: {
+        memory: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'] },
+      },
+    }),
+  ).toThrow(
+    /server "memory": this version of @toolwire\/client cannot start local \(stdio\) servers/,
+  );
+});
