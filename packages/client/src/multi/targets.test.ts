@@ -63,3 +63,24 @@ describe('createMcpClients targets', () => {
     expect(() => readTargets(targets as never, {})).toThrow(message);
   });
 });
+
+describe('headers that are functions', () => {
+  it('are asked before each request, the server’s over the shared ones', async () => {
+    const [entry] = readTargets(
+      { one: { url: 'http://127.0.0.1:1/mcp', headers: () => ({ b: 'own', c: 'own' }) } },
+      { headers: { a: 'shared', b: 'shared' } },
+    );
+    const headers = entry!.options.headers;
+    expect(typeof headers).toBe('function');
+    const request = {
+      url: 'http://127.0.0.1:1/mcp',
+      method: 'POST',
+      signal: new AbortController().signal,
+    };
+    expect(await (headers as (r: typeof request) => Promise<unknown>)(request)).toEqual({
+      a: 'shared',
+      b: 'own',
+      c: 'own',
+    });
+  });
+});

@@ -100,11 +100,22 @@ function fromTarget(name: string, target: ServerTarget, shared: ClientOptions): 
 /** A server's own options over the shared ones; headers and extensions are merged, not replaced. */
 function merged(shared: ClientOptions, own: ClientOptions): ClientOptions {
   const options: ClientOptions = { ...shared, ...own };
-  if (shared.headers && own.headers) options.headers = { ...shared.headers, ...own.headers };
+  if (shared.headers && own.headers) options.headers = mergedHeaders(shared.headers, own.headers);
   if (shared.extensions && own.extensions) {
     options.extensions = { ...shared.extensions, ...own.extensions };
   }
   return options;
+}
+
+type Headers = NonNullable<ClientOptions['headers']>;
+
+/** The server's headers over the shared ones; either may be a function asked before each request. */
+function mergedHeaders(shared: Headers, own: Headers): Headers {
+  if (typeof shared !== 'function' && typeof own !== 'function') return { ...shared, ...own };
+  return async (request) => ({
+    ...(typeof shared === 'function' ? await shared(request) : shared),
+    ...(typeof own === 'function' ? await own(request) : own),
+  });
 }
 
 function fromConfig(name: string, entry: unknown): ServerEntry | undefined {
