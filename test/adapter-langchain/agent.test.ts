@@ -37,9 +37,14 @@ test('an agent calls two tools in two steps and the model reads each result', as
   // The model's second and third turns saw the results of the tools before them.
   expect(model.calls[1]?.messages.some((m) => m.content === '{"sum":42}')).toBe(true);
   expect(model.calls[2]?.messages.some((m) => m.content === 'the sum is 42')).toBe(true);
+  // Inside the graph the adapter asks for progress (for streamMode 'custom'): a progress token rides along.
   expect(posts(server, 'tools/call').map((p) => (p.body as { params: unknown }).params)).toEqual([
-    { name: 'add', arguments: { a: 2, b: 40 } },
-    { name: 'echo', arguments: { text: 'the sum is 42' } },
+    { name: 'add', arguments: { a: 2, b: 40 }, _meta: { progressToken: expect.anything() } },
+    {
+      name: 'echo',
+      arguments: { text: 'the sum is 42' },
+      _meta: { progressToken: expect.anything() },
+    },
   ]);
 });
 

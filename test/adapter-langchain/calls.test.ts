@@ -15,7 +15,7 @@ function toolCall(name: string, args: Record<string, unknown>) {
   return { name, args, id: `call-${name}`, type: 'tool_call' as const };
 }
 
-test('image and audio become standard content blocks, a resource link a line of text, an embedded resource the artifact', async () => {
+test('image and audio become standard content blocks, a resource link a line of text, an embedded resource a text-plain block and the artifact', async () => {
   await using server = await startReferenceServer();
   await using client = createMcpClient(server.url);
   const [media] = await mcpStructuredTools(client, { include: ['media'] });
@@ -29,11 +29,28 @@ test('image and audio become standard content blocks, a resource link a line of 
   expect(message.content).toEqual([
     { type: 'image', data: image?.data, mimeType: 'image/png' },
     { type: 'audio', data: audio?.data, mimeType: 'audio/wav' },
+    // A ref:// link no provider could fetch is named in a line; an http(s) one would be a file block.
     { type: 'text', text: 'resource link: hello <ref://static/hello>, text/plain' },
+    {
+      type: 'text-plain',
+      text: 'hello, world',
+      mimeType: 'text/plain',
+      title: 'ref://static/hello',
+    },
   ]);
   expect(artifact.resources).toEqual([raw.content.find((block) => block.type === 'resource')]);
   expect(artifact.result).toEqual(raw);
   expect(artifact).toMatchObject({ tool: 'media', server: client.serverInfo?.name });
+
+  // For a provider that takes only text and images in a tool message, the artifact alone.
+  const [plain] = await mcpStructuredTools(client, { include: ['media'], resources: 'artifact' });
+  const kept = await plain!.invoke(toolCall('media', {}));
+  expect((kept.content as Array<{ type: string }>).map((block) => block.type)).toEqual([
+    'image',
+    'audio',
+    'text',
+  ]);
+  expect((kept.artifact as McpArtifact).resources).toEqual(artifact.resources);
 });
 
 test('a content_and_artifact ToolMessage keeps the artifact for the application', async () => {

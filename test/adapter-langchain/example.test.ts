@@ -14,7 +14,7 @@ test('examples/agent.ts runs an agent over the reference server and prints each 
   expect(stdout).toContain('tools: ref_add, ref_media');
   expect(stdout).toContain('ai calls ref_add({"a":2,"b":40})');
   expect(stdout).toContain('structured: {"sum":42}');
-  expect(stdout).toContain('tool ref_media: image, audio, text');
+  expect(stdout).toContain('tool ref_media: image, audio, text, text-plain');
   expect(stdout).toContain('resource: ref://static/hello');
 });
 
@@ -27,4 +27,36 @@ test('examples/elicitation.ts pauses an agent on the server question and resumes
   );
   expect(stdout).toContain('the server asks:');
   expect(stdout).toContain('tool: Hello, Ada!');
+});
+
+async function runExample(name: string): Promise<string> {
+  const root = fileURLToPath(new URL('../..', import.meta.url));
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [`packages/adapter-langchain/examples/${name}`],
+    { cwd: root, timeout: 60_000 },
+  );
+  return stdout;
+}
+
+test('examples/conventions.ts: interruptOn, custom stream progress, deferred tools, pins, a view, instructions', async () => {
+  const stdout = await runExample('conventions.ts');
+  expect(stdout).toContain(
+    'interruptOn {"echo":false,"log":{"allowedDecisions":["approve","reject"]}}',
+  );
+  expect(stdout).toContain('paused      before log');
+  expect(stdout).toContain('rejected    Not logged.');
+  expect(stdout).toContain('progress    2/2');
+  expect(stdout).toMatch(/deferred {4}(\d+) of (\d+)/);
+  expect(stdout).toContain('app-only    not offered to the model');
+  expect(stdout).toContain('view        ui://reference/counter-view: text/html;profile=mcp-app');
+  expect(stdout).toContain('instructions Deterministic MCP reference server');
+});
+
+test('examples/servers.ts: two servers as one toolkit, one stopping mid-run', async () => {
+  const stdout = await runExample('servers.ts');
+  expect(stdout).toContain('tools       docs__echo (docs), admin__add (admin)');
+  expect(stdout).toContain('down        admin');
+  expect(stdout).toContain('tool        admin__add: error');
+  expect(stdout).toContain('tools now   docs__echo');
 });

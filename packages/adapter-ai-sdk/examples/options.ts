@@ -3,7 +3,7 @@
  * tool set that follows the server's list. Run it from the repository root with
  * `node packages/adapter-ai-sdk/examples/options.ts`.
  */
-import { mcpToolSet } from '@toolwire/ai-sdk';
+import { mcpToolApproval, mcpToolSet } from '@toolwire/ai-sdk';
 import { createMcpClient } from '@toolwire/client';
 import { startReferenceServer } from '@toolwire/reference-server';
 import { generateText, stepCountIs } from 'ai';
@@ -18,8 +18,6 @@ const docsTools = await mcpToolSet(docsClient, { prefix: 'docs_', include: ['ech
 const adminTools = await mcpToolSet(adminClient, {
   prefix: 'admin_',
   exclude: ['large'],
-  // Tools that do not say they are read-only or non-destructive wait for the user.
-  needsApproval: 'destructive',
   beforeCall: ({ name, toolCallId, arguments: args }) =>
     console.log(`calling     ${name} (${toolCallId}) ${JSON.stringify(args)}`),
 });
@@ -33,6 +31,8 @@ const first = await generateText({
     { say: 'Echoed, and switched a tool on.' },
   ),
   tools: { ...docsTools.tools, ...adminTools.tools },
+  // Tools that do not say they are read-only or non-destructive wait for the user.
+  toolApproval: mcpToolApproval({ ...docsTools.tools, ...adminTools.tools }),
   prompt: 'Say hi, then switch the bonus tool on.',
   stopWhen: stepCountIs(5),
 });

@@ -1,14 +1,30 @@
 /**
  * @toolwire/ai-sdk: MCP tools as an AI SDK tool set. Every export here is API; nothing else is.
  */
+
+export {
+  readAppResource,
+  serverInstructions,
+  type ToolDrift,
+  ToolPins,
+  type ToolPinsOptions,
+  type ToolSource,
+} from '@toolwire/client';
+export {
+  type McpToolApproval,
+  type McpToolApprovalOptions,
+  mcpToolApproval,
+} from './approval.ts';
 export { ToolArgumentsError, ToolResultError } from './errors.ts';
 export { type ToolResultOutput, toModelOutput } from './model-output.ts';
 export type { ToolNameMap } from './names.ts';
 export type {
+  InputExample,
   McpToolCall,
   McpToolResult,
   McpTools,
   McpToolsOptions,
+  ToolProviderOptions,
   ToolSchema,
   ToolSchemas,
   TypedTools,

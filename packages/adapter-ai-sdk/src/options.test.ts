@@ -26,3 +26,28 @@ test('a misspelt option is a TypeError that says what was expected', () => {
   expect(misuse({ timeoutMs: -1 })).toThrow(/timeoutMs/);
   expect(misuse(null)).toThrow(TypeError);
 });
+
+test('the new per-tool options refuse what they cannot use', () => {
+  const misuse = (options: unknown) => () =>
+    resolveOptions(options as McpToolsOptions<Record<never, never>, string>);
+  expect(misuse({ deferLoading: 'all' })).toThrow(/deferLoading/);
+  expect(misuse({ strict: 'yes' })).toThrow(/strict/);
+  expect(misuse({ providerOptions: 3 })).toThrow(/providerOptions/);
+  expect(misuse({ inputExamples: 'x' })).toThrow(/inputExamples/);
+  expect(misuse({ pin: 'on' })).toThrow(/pin/);
+  expect(misuse({ pin: { onChange: 'ignore' } })).toThrow(/onChange/);
+});
+
+test("inputExamples: the caller's, else the objects of the input schema's examples", () => {
+  const withExamples: Tool = {
+    name: 'find',
+    inputSchema: { type: 'object', examples: [{ q: 'a' }, 'not an input', { q: 'b' }] },
+  };
+  expect(resolveOptions({}).inputExamples(withExamples)).toEqual([
+    { input: { q: 'a' } },
+    { input: { q: 'b' } },
+  ]);
+  expect(resolveOptions({}).inputExamples(tool())).toBeUndefined();
+  const given = resolveOptions({ inputExamples: { find: [{ input: { q: 'c' } }] } });
+  expect(given.inputExamples(withExamples)).toEqual([{ input: { q: 'c' } }]);
+});

@@ -2,14 +2,21 @@
  * What `mcpTools` takes, checked once: a misspelt option is a TypeError that says what was
  * expected, not a tool set that quietly ignores it.
  */
-import type {
-  CallToolResult,
-  JsonObject,
-  Tool as McpTool,
-  Progress,
-  ResourceLink,
+import {
+  type CallToolResult,
+  type JsonObject,
+  type Tool as McpTool,
+  type Progress,
+  type ResourceLink,
+  ToolPins,
+  type ToolPinsOptions,
 } from '@toolwire/client';
 import type { FlexibleSchema, InferSchema, Tool, ToolSet } from 'ai';
+
+/** The AI SDK's provider options of a tool (what `tool({ providerOptions })` takes). */
+export type ToolProviderOptions = NonNullable<Tool['providerOptions']>;
+/** One input example, as the AI SDK's `inputExamples` takes it. */
+export type InputExample = { input: JsonObject };
 
 /** One call of a tool, as the hooks see it. */
 export interface McpToolCall {
@@ -34,9 +41,15 @@ export interface ToolSchema<INPUT = unknown, OUTPUT = unknown> {
 /** Typed tools by their server name. */
 export type ToolSchemas = Record<string, ToolSchema>;
 
-/** What a tool's `execute` returns: the server's result, `structuredContent` typed when known. */
+/**
+ * What a tool's `execute` returns: the server's result, `structuredContent` typed when known.
+ * With `preliminaryResults`, the results before the last are preliminary: the content streamed so
+ * far, and the latest `progress`.
+ */
 export type McpToolResult<STRUCTURED = unknown> = Omit<CallToolResult, 'structuredContent'> & {
   structuredContent?: STRUCTURED;
+  /** On a preliminary result only: the server's latest progress report. */
+  progress?: Progress;
 };
 
 type StructuredOf<S> = S extends { outputSchema: infer O } ? InferSchema<O> : unknown;
@@ -74,13 +87,48 @@ export interface McpToolsOptions<
   /** Tools to type with your own schemas (zod or any schema the AI SDK takes), by server name. */
   schemas?: SCHEMAS;
   /**
-   * Which calls wait for the user's approval (the AI SDK's tool approval flow): all (`true`),
-   * none (`false`), those the server does not mark read-only or non-destructive (`'destructive'`,
-   * the spec's defaults for `readOnlyHint` and `destructiveHint`), or as a function decides.
-   * `toolApproval` on `generateText` / `streamText` overrides it.
+   * Which calls wait for the user's approval, as the tool-level `needsApproval` flag: all
+   * (`true`), none (`false`), those the server does not mark read-only or non-destructive
+   * (`'destructive'`), or as a function decides. `toolApproval` on `generateText` /
+   * `streamText` overrides it.
+   * @deprecated AI SDK 7 deprecates the tool-level flag: pass
+   * `toolApproval: mcpToolApproval(tools)` to the generation instead. Kept while AI SDK 7 reads it.
    * @default false
    */
   needsApproval?: boolean | 'destructive' | ((tool: McpTool) => boolean);
+  /**
+   * Keep these tools from the model until the AI SDK's `toolSearch()` finds them (`deferLoading`,
+   * for large tool sets): all (`true`), the named ones (server names), or as a function decides.
+   * Put `toolSearch()` in the same tool set.
+   * @default false
+   */
+  deferLoading?: boolean | readonly string[] | ((tool: McpTool) => boolean);
+  /** The AI SDK's `strict` for each tool (providers that have a strict mode), or per tool. */
+  strict?: boolean | ((tool: McpTool) => boolean | undefined);
+  /** The AI SDK's `providerOptions` for each tool, or per tool. */
+  providerOptions?: ToolProviderOptions | ((tool: McpTool) => ToolProviderOptions | undefined);
+  /**
+   * The AI SDK's `inputExamples`, by server name or per tool. Without one for a tool, the
+   * objects in its input schema's `examples` (JSON Schema's keyword) are used.
+   */
+  inputExamples?:
+    | Readonly<Record<string, readonly InputExample[]>>
+    | ((tool: McpTool) => readonly InputExample[] | undefined);
+  /**
+   * `execute` yields preliminary results (the content the server streamed so far, and its
+   * latest progress) before the final one, so `streamText` shows them as they come. Asks the
+   * server for progress on every call.
+   * @default false
+   */
+  preliminaryResults?: boolean;
+  /**
+   * Pin each tool's definition (name, description, input schema) when first seen, and refuse
+   * (leave out) or report a tool whose definition changes before a model sees it: `true`, the
+   * pinning's options, or a `ToolPins` to share between tool sets or keep across restarts.
+   * Fingerprints are the AI SDK's (`fingerprintTools`).
+   * @default false
+   */
+  pin?: boolean | ToolPins | ToolPinsOptions;
   /**
    * Read resource links in results with `resources/read` and give the model their contents too,
    * for every link (`true`) or those the function picks.
@@ -120,6 +168,12 @@ export interface ResolvedOptions {
   prefix: string;
   schemas: ToolSchemas;
   needsApproval: (tool: McpTool) => boolean;
+  deferLoading: (tool: McpTool) => boolean;
+  strict: (tool: McpTool) => boolean | undefined;
+  providerOptions: (tool: McpTool) => ToolProviderOptions | undefined;
+  inputExamples: (tool: McpTool) => readonly InputExample[] | undefined;
+  preliminaryResults: boolean;
+  pins: ToolPins | undefined;
   readResourceLinks: ((link: ResourceLink, call: McpToolCall) => boolean) | undefined;
   toolErrors: 'output' | 'throw';
   beforeCall: McpToolsOptions['beforeCall'];
@@ -162,6 +216,12 @@ export function resolveOptions(options: McpToolsOptions<ToolSchemas, string>): R
     prefix: options.prefix ?? '',
     schemas: options.schemas ?? {},
     needsApproval: approvalRule(needsApproval),
+    deferLoading: deferRule(options.deferLoading),
+    strict: perTool('strict', options.strict, 'boolean'),
+    providerOptions: perTool('providerOptions', options.providerOptions, 'object'),
+    inputExamples: examplesRule(options.inputExamples),
+    preliminaryResults: options.preliminaryResults === true,
+    pins: pinsOf(options.pin),
     readResourceLinks:
       typeof readResourceLinks === 'function'
         ? readResourceLinks
@@ -193,7 +253,71 @@ function approvalRule(
 }
 
 /** The spec's defaults: a tool is not read-only, and is destructive, unless it says otherwise. */
-function mayDestroy(tool: McpTool): boolean {
+export function mayDestroy(tool: McpTool): boolean {
   const hints = tool.annotations ?? {};
   return hints.readOnlyHint !== true && hints.destructiveHint !== false;
+}
+
+function deferRule(value: McpToolsOptions['deferLoading']): (tool: McpTool) => boolean {
+  if (value === undefined || typeof value === 'boolean') return () => value === true;
+  if (typeof value === 'function') return value;
+  const deferred = new Set(names('deferLoading', value));
+  return (tool) => deferred.has(tool.name);
+}
+
+/** An option given for every tool, or per tool by a function; `undefined` leaves it unset. */
+function perTool<T>(
+  option: string,
+  value: T | ((tool: McpTool) => T | undefined) | undefined,
+  kind: 'boolean' | 'object',
+): (tool: McpTool) => T | undefined {
+  if (value === undefined) return () => undefined;
+  if (typeof value === 'function') return value as (tool: McpTool) => T | undefined;
+  if (
+    kind === 'boolean' ? typeof value !== 'boolean' : typeof value !== 'object' || value === null
+  ) {
+    throw new TypeError(
+      `expected \`${option}\` to be a${kind === 'object' ? 'n object' : ' boolean'} or a function`,
+    );
+  }
+  return () => value;
+}
+
+function examplesRule(
+  value: McpToolsOptions['inputExamples'],
+): (tool: McpTool) => readonly InputExample[] | undefined {
+  if (
+    value !== undefined &&
+    typeof value !== 'function' &&
+    (typeof value !== 'object' || value === null)
+  ) {
+    throw new TypeError(
+      'expected `inputExamples` to be an object of examples by tool name, or a function',
+    );
+  }
+  const given = typeof value === 'function' ? value : (tool: McpTool) => value?.[tool.name];
+  return (tool) => given(tool) ?? schemaExamples(tool);
+}
+
+/** JSON Schema's `examples` keyword: the objects among them are whole example inputs. */
+function schemaExamples(tool: McpTool): readonly InputExample[] | undefined {
+  const examples = tool.inputSchema['examples'];
+  if (!Array.isArray(examples)) return undefined;
+  const inputs = examples.filter(
+    (example): example is JsonObject =>
+      typeof example === 'object' && example !== null && !Array.isArray(example),
+  );
+  return inputs.length > 0 ? inputs.map((input) => ({ input })) : undefined;
+}
+
+function pinsOf(pin: McpToolsOptions['pin']): ToolPins | undefined {
+  if (pin === undefined || pin === false) return undefined;
+  if (pin === true) return new ToolPins();
+  if (typeof pin !== 'object' || pin === null) {
+    throw new TypeError('expected `pin` to be a boolean, a ToolPins or its options');
+  }
+  // Duck-typed: a ToolPins from another copy of the client is still one.
+  return typeof (pin as Partial<ToolPins>).review === 'function'
+    ? (pin as ToolPins)
+    : new ToolPins(pin as ToolPinsOptions);
 }

@@ -3,8 +3,14 @@
  * notification, a subscription or the server's TTL makes its list stale), so building a set is
  * asking the client for its list: cheap while it is fresh, a new listing when it is not.
  */
-import { type McpClient, type Tool as McpTool, ToolNotFoundError } from '@toolwire/client';
-import type { ToolSet } from 'ai';
+import {
+  type Tool as McpTool,
+  ToolNotFoundError,
+  type ToolPins,
+  type ToolSource,
+  toolFingerprint,
+} from '@toolwire/client';
+import { asSchema, type ToolSet } from 'ai';
 import { assignNames, NameTable, type ToolNameMap } from './names.ts';
 import {
   type McpTools,
@@ -28,6 +34,8 @@ export interface McpToolSet<
    * a new one, builds new tools. A generation already running keeps the set it was given.
    */
   refresh(options?: { force?: boolean; signal?: AbortSignal }): Promise<McpTools<SCHEMAS, PREFIX>>;
+  /** The pins, with `pin`: `pins.fingerprints` to store, `pins.accept()` to trust a change. */
+  readonly pins: ToolPins | undefined;
 }
 
 /** The client's tools as an AI SDK tool set, with `refresh()` and the name map. */
@@ -35,7 +43,7 @@ export async function mcpToolSet<
   const SCHEMAS extends ToolSchemas = Record<never, never>,
   const PREFIX extends string = '',
 >(
-  client: McpClient,
+  client: ToolSource,
   options: McpToolsOptions<SCHEMAS, PREFIX> = {},
 ): Promise<McpToolSet<SCHEMAS, PREFIX>> {
   const set = new LiveToolSet<SCHEMAS, PREFIX>(client, resolveOptions(options));
@@ -45,13 +53,14 @@ export async function mcpToolSet<
 
 /**
  * The client's tools as an AI SDK tool set: `generateText({ model, tools: await mcpTools(client) })`.
- * Each call reflects the client's current list.
+ * Each call reflects the client's current list. `client` may be one server's client or the
+ * servers of `createMcpClients`.
  */
 export async function mcpTools<
   const SCHEMAS extends ToolSchemas = Record<never, never>,
   const PREFIX extends string = '',
 >(
-  client: McpClient,
+  client: ToolSource,
   options: McpToolsOptions<SCHEMAS, PREFIX> = {},
 ): Promise<McpTools<SCHEMAS, PREFIX>> {
   return (await mcpToolSet(client, options)).tools;
@@ -60,15 +69,20 @@ export async function mcpTools<
 class LiveToolSet<SCHEMAS extends ToolSchemas, PREFIX extends string>
   implements McpToolSet<SCHEMAS, PREFIX>
 {
-  readonly #client: McpClient;
+  readonly #client: ToolSource;
   readonly #options: ResolvedOptions;
   #listing: McpTool[] | undefined;
+  #building: { listing: McpTool[]; done: Promise<void> } | undefined;
   #tools: ToolSet = {};
   #names = new NameTable();
 
-  constructor(client: McpClient, options: ResolvedOptions) {
+  constructor(client: ToolSource, options: ResolvedOptions) {
     this.#client = client;
     this.#options = options;
+  }
+
+  get pins(): ToolPins | undefined {
+    return this.#options.pins;
   }
 
   get tools(): McpTools<SCHEMAS, PREFIX> {
@@ -85,7 +99,12 @@ class LiveToolSet<SCHEMAS extends ToolSchemas, PREFIX extends string>
       ...(signal ? { signal } : {}),
     });
     // The client hands back the same array while its list is fresh: nothing to rebuild.
-    if (listing !== this.#listing) this.#build(listing);
+    if (listing !== this.#listing) {
+      if (this.#building?.listing !== listing) {
+        this.#building = { listing, done: this.#build(listing) };
+      }
+      await this.#building.done;
+    }
     return this.tools;
   }
 
@@ -97,13 +116,11 @@ class LiveToolSet<SCHEMAS extends ToolSchemas, PREFIX extends string>
     return this.#names.modelName(serverName);
   }
 
-  #build(listing: McpTool[]): void {
-    const { prefix, schemas } = this.#options;
+  async #build(listing: McpTool[]): Promise<void> {
+    const { prefix, schemas, pins } = this.#options;
     const offered = listing.map((tool) => tool.name);
     for (const name of Object.keys(schemas)) {
-      if (!offered.includes(name)) {
-        throw new ToolNotFoundError(offered, { url: this.#client.url, tool: name });
-      }
+      if (!offered.includes(name)) throw new ToolNotFoundError(offered, { tool: name });
     }
     const chosen = listing.filter((tool) => this.#wanted(tool));
     const names = assignNames(
@@ -120,6 +137,8 @@ class LiveToolSet<SCHEMAS extends ToolSchemas, PREFIX extends string>
       }
       tools[name] = toAiTool(this.#client, tool, name, this.#options);
     }
+    // A definition that changed since it was pinned is left out before any model sees it.
+    if (pins) for (const name of pins.review(await fingerprints(tools))) delete tools[name];
     this.#listing = listing;
     this.#tools = tools;
     this.#names = names;
@@ -132,4 +151,19 @@ class LiveToolSet<SCHEMAS extends ToolSchemas, PREFIX extends string>
     if (exclude.has(tool.name)) return false;
     return filter ? filter(tool) : true;
   }
+}
+
+/**
+ * Each tool's fingerprint as the AI SDK's `fingerprintTools` computes it: the description and
+ * the input schema the model is shown (and the tool's `title`, which ours never set).
+ */
+async function fingerprints(tools: ToolSet): Promise<Record<string, string>> {
+  const entries = await Promise.all(
+    Object.entries(tools).map(async ([name, tool]) => {
+      const description = typeof tool.description === 'string' ? tool.description : undefined;
+      const inputSchema = await asSchema(tool.inputSchema).jsonSchema;
+      return [name, toolFingerprint({ description, inputSchema, title: tool.title })] as const;
+    }),
+  );
+  return Object.fromEntries(entries);
 }

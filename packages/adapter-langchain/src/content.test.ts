@@ -9,7 +9,7 @@ const resource = {
 
 test('one text block is a plain string for the model', () => {
   const result: CallToolResult = { content: [{ type: 'text', text: 'hi' }], isError: false };
-  expect(toContentAndArtifact(result, 's', 't')).toEqual([
+  expect(toContentAndArtifact(result, { server: 's', tool: 't' })).toEqual([
     'hi',
     { server: 's', tool: 't', resources: [], result },
   ]);
@@ -17,21 +17,69 @@ test('one text block is a plain string for the model', () => {
 
 test('structured content alone is shown to the model as JSON, and kept in the artifact', () => {
   const result: CallToolResult = { content: [], structuredContent: { n: 1 }, isError: false };
-  const [content, artifact] = toContentAndArtifact(result, 's', 't');
+  const [content, artifact] = toContentAndArtifact(result, { server: 's', tool: 't' });
   expect(content).toBe('{"n":1}');
   expect(artifact.structuredContent).toEqual({ n: 1 });
 });
 
-test('embedded resources alone are named for the model and kept whole in the artifact', () => {
+test('embedded resources reach the model as v1 blocks and stay whole in the artifact', () => {
+  const blob = (mimeType: string) => ({
+    type: 'resource' as const,
+    resource: { uri: `file:///b.${mimeType.split('/')[1]}`, mimeType, blob: 'AAEC' },
+  });
+  const result: CallToolResult = {
+    content: [resource, blob('image/png'), blob('video/mp4'), blob('application/pdf')],
+    isError: false,
+  };
+  const [content, artifact] = toContentAndArtifact(result, { server: 's', tool: 't' });
+  expect(content).toEqual([
+    { type: 'text-plain', text: 'A', mimeType: 'text/plain', title: 'file:///a.txt' },
+    { type: 'image', data: 'AAEC', mimeType: 'image/png' },
+    { type: 'video', data: 'AAEC', mimeType: 'video/mp4' },
+    { type: 'file', data: 'AAEC', mimeType: 'application/pdf' },
+  ]);
+  expect(artifact.resources).toEqual(result.content);
+});
+
+test("with resources: 'artifact', embedded resources are named for the model and kept in the artifact", () => {
   const result: CallToolResult = { content: [resource], isError: false };
-  const [content, artifact] = toContentAndArtifact(result, 's', 't');
+  const [content, artifact] = toContentAndArtifact(result, {
+    server: 's',
+    tool: 't',
+    resources: 'artifact',
+  });
   expect(content).toBe('embedded resources (in the artifact): file:///a.txt');
   expect(artifact.resources).toEqual([resource]);
 });
 
+test('a link a provider can fetch is a file block by URL; any other is a line naming it', () => {
+  const result: CallToolResult = {
+    content: [
+      {
+        type: 'resource_link',
+        uri: 'https://example.com/r.pdf',
+        name: 'r',
+        mimeType: 'application/pdf',
+        title: 'Report',
+      },
+      { type: 'resource_link', uri: 'ref://static/hello', name: 'hello', mimeType: 'text/plain' },
+    ],
+    isError: false,
+  };
+  expect(toContentAndArtifact(result, { server: 's', tool: 't' })[0]).toEqual([
+    {
+      type: 'file',
+      url: 'https://example.com/r.pdf',
+      mimeType: 'application/pdf',
+      metadata: { name: 'r', title: 'Report' },
+    },
+    { type: 'text', text: 'resource link: hello <ref://static/hello>, text/plain' },
+  ]);
+});
+
 test('an empty result is an empty string, never an empty block list', () => {
   const result: CallToolResult = { content: [], isError: false };
-  expect(toContentAndArtifact(result, 's', 't')[0]).toBe('');
+  expect(toContentAndArtifact(result, { server: 's', tool: 't' })[0]).toBe('');
 });
 
 test('several text blocks stay separate blocks', () => {
@@ -42,7 +90,7 @@ test('several text blocks stay separate blocks', () => {
     ],
     isError: false,
   };
-  expect(toContentAndArtifact(result, 's', 't')[0]).toEqual([
+  expect(toContentAndArtifact(result, { server: 's', tool: 't' })[0]).toEqual([
     { type: 'text', text: 'a' },
     { type: 'text', text: 'b' },
   ]);

@@ -2,9 +2,23 @@
  * @toolwire/langchain: the tools of any server toolwire speaks to, as LangChain StructuredTools.
  * Every export here is API; nothing else is.
  */
+export {
+  readAppResource,
+  serverInstructions,
+  type ToolDrift,
+  ToolPins,
+  type ToolPinsOptions,
+  type ToolSource,
+} from '@toolwire/client';
 export type { McpArtifact, ModelBlock, ModelContent } from './content.ts';
 export { ToolException } from './errors.ts';
+export {
+  type InterruptDecision,
+  type McpInterruptOnConfig,
+  type McpInterruptOnOptions,
+  mcpInterruptOn,
+} from './interrupt-on.ts';
 export type { McpToolCall, McpToolsOptions } from './options.ts';
-export { McpStructuredTool, type McpToolOutput } from './tool.ts';
+export { type McpProgressEvent, McpStructuredTool, type McpToolOutput } from './tool.ts';
 export { McpToolkit } from './toolkit.ts';
 export { mcpStructuredTools } from './tools.ts';

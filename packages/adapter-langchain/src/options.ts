@@ -3,7 +3,14 @@
  * misuse into a TypeError naming the option (rather than a confusing failure at the first call).
  */
 import type { ToolRunnableConfig } from '@langchain/core/tools';
-import type { CallToolResult, JsonObject, Progress, Tool } from '@toolwire/client';
+import {
+  type CallToolResult,
+  type JsonObject,
+  type Progress,
+  type Tool,
+  ToolPins,
+  type ToolPinsOptions,
+} from '@toolwire/client';
 import type { ToolException } from './errors.ts';
 import { DEFAULT_MAX_RECURSION } from './schema.ts';
 
@@ -23,7 +30,8 @@ export interface McpToolCall {
 
 export interface McpToolsOptions {
   /**
-   * The server's name in error messages, artifacts and hooks.
+   * The server's name in error messages, artifacts and hooks (one server; with
+   * `createMcpClients` each tool's server is named as there).
    * @default the `serverInfo.name` the server gave, else the host of its URL
    */
   serverName?: string;
@@ -71,12 +79,45 @@ export interface McpToolsOptions {
    * also sent to LangChain's callbacks as the custom event `mcp_progress`.
    */
   onProgress?: (progress: Progress, call: McpToolCall) => void;
+  /**
+   * Inside a LangGraph run, ask the server for progress and write each report to the graph's
+   * stream writer (`getWriter()`), so `streamMode: 'custom'` carries it as `{ type: 'mcp_progress', ... }`.
+   * @default true
+   */
+  streamProgress?: boolean;
+  /**
+   * Mark tools `extras.defer_loading`, for LangChain's tool-search middleware
+   * (`providerToolSearchMiddleware`): all (`true`), the named ones (server names), or as a
+   * function decides.
+   * @default false
+   */
+  deferLoading?: boolean | readonly string[] | ((tool: Tool) => boolean);
+  /**
+   * Where embedded resources and resource links go. `'blocks'`: to the model too, as LangChain's
+   * v1 standard blocks (`text-plain`, `image`, `audio`, `video`, `file`), as well as into the
+   * artifact. `'artifact'`: into the artifact only, for providers that take only text and images
+   * in a tool message.
+   * @default 'blocks'
+   */
+  resources?: 'blocks' | 'artifact';
+  /**
+   * Pin each tool's definition (name, description, input schema as the model sees it) when first
+   * seen, and refuse (leave out) or report a tool whose definition changes: the pinning's options,
+   * or a `ToolPins` to share between listings (`McpToolkit` keeps its own across refreshes).
+   * Fingerprints are the AI SDK's (`fingerprintTools`).
+   * @default false
+   */
+  pin?: boolean | ToolPins | ToolPinsOptions;
 }
 
-export interface ResolvedOptions extends McpToolsOptions {
+export interface ResolvedOptions extends Omit<McpToolsOptions, 'deferLoading' | 'pin'> {
   prefix: string;
   safeNames: boolean;
   maxRecursion: number;
+  streamProgress: boolean;
+  resources: 'blocks' | 'artifact';
+  deferLoading: (tool: Tool) => boolean;
+  pins: ToolPins | undefined;
 }
 
 export function resolveOptions(options: McpToolsOptions): ResolvedOptions {
@@ -108,16 +149,50 @@ export function resolveOptions(options: McpToolsOptions): ResolvedOptions {
   if (!Number.isInteger(maxRecursion) || maxRecursion < 0) {
     throw new TypeError('maxRecursion must be a non-negative integer');
   }
+  const { resources = 'blocks' } = options;
+  if (resources !== 'blocks' && resources !== 'artifact') {
+    throw new TypeError("resources must be 'blocks' or 'artifact'");
+  }
   return {
     ...options,
     prefix: options.prefix ?? '',
     safeNames: options.safeNames ?? true,
     maxRecursion,
+    streamProgress: options.streamProgress ?? true,
+    resources,
+    deferLoading: deferRule(options.deferLoading),
+    pins: pinsOf(options.pin),
   };
 }
 
+function deferRule(value: McpToolsOptions['deferLoading']): (tool: Tool) => boolean {
+  if (value === undefined || typeof value === 'boolean') return () => value === true;
+  if (typeof value === 'function') return value;
+  if (!Array.isArray(value) || !value.every((name) => typeof name === 'string')) {
+    throw new TypeError('deferLoading must be a boolean, an array of tool names or a function');
+  }
+  const deferred = new Set(value);
+  return (tool) => deferred.has(tool.name);
+}
+
+/** The pins: a ToolPins given (shared), one made from its options, or none. */
+export function pinsOf(pin: McpToolsOptions['pin']): ToolPins | undefined {
+  if (pin === undefined || pin === false) return undefined;
+  if (pin === true) return new ToolPins();
+  if (typeof pin !== 'object' || pin === null) {
+    throw new TypeError('pin must be a boolean, a ToolPins or its options');
+  }
+  // Duck-typed: a ToolPins from another copy of the client is still one.
+  return typeof (pin as Partial<ToolPins>).review === 'function'
+    ? (pin as ToolPins)
+    : new ToolPins(pin as ToolPinsOptions);
+}
+
 /** The tools the options keep, in the server's order. */
-export function selectTools(tools: readonly Tool[], options: McpToolsOptions): Tool[] {
+export function selectTools(
+  tools: readonly Tool[],
+  options: Pick<McpToolsOptions, 'include' | 'exclude' | 'filter'>,
+): Tool[] {
   return tools.filter(
     (tool) =>
       (options.include === undefined || options.include.includes(tool.name)) &&

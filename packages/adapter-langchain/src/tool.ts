@@ -23,8 +23,9 @@ import type {
   CallToolOptions,
   CallToolResult,
   JsonObject,
-  McpClient,
+  Progress,
   Tool,
+  ToolSource,
 } from '@toolwire/client';
 import { type McpArtifact, type ModelContent, toContentAndArtifact } from './content.ts';
 import { errorText, ToolException } from './errors.ts';
@@ -52,19 +53,28 @@ export class McpStructuredTool extends StructuredTool<JSONSchema, unknown, unkno
   readonly definition: Tool;
   /** The server the tool belongs to. */
   readonly server: string;
-  readonly #client: McpClient;
+  readonly #client: ToolSource;
   readonly #options: ResolvedOptions;
   readonly #check: ArgumentCheck;
+  /** The tool's name on its own server (with several servers, `definition.name` is qualified). */
+  readonly #serverTool: string;
 
   constructor(
-    client: McpClient,
+    client: ToolSource,
     definition: Tool,
-    fields: { name: string; server: string; options: ResolvedOptions },
+    fields: { name: string; server: string; tool?: string; options: ResolvedOptions },
   ) {
+    const mcp = {
+      server: fields.server,
+      tool: fields.tool ?? definition.name,
+      ...(definition.ui ? { ui: definition.ui } : {}),
+    };
     super({
       responseFormat: 'content_and_artifact',
       verboseParsingErrors: true,
-      metadata: { mcp: { server: fields.server, tool: definition.name } },
+      metadata: { mcp },
+      // LangChain's tool-search middleware reads this mark (providerToolSearchMiddleware).
+      ...(fields.options.deferLoading(definition) ? { extras: { defer_loading: true } } : {}),
     });
     const inlined = inlineRefs(definition.inputSchema, fields.options.maxRecursion);
     this.name = fields.name;
@@ -74,6 +84,7 @@ export class McpStructuredTool extends StructuredTool<JSONSchema, unknown, unkno
     this.server = fields.server;
     this.#client = client;
     this.#options = fields.options;
+    this.#serverTool = mcp.tool;
     this.#check = argumentCheck(definition.inputSchema, inlined);
   }
 
@@ -93,7 +104,7 @@ export class McpStructuredTool extends StructuredTool<JSONSchema, unknown, unkno
     const problems = this.#check(args);
     if (problems.length > 0) {
       const message =
-        `Invalid arguments for tool "${this.definition.name}" on server "${this.server}" ` +
+        `Invalid arguments for tool "${this.#serverTool}" on server "${this.server}" ` +
         `(nothing was sent):\n- ${problems.join('\n- ')}`;
       return Promise.reject(new ToolInputParsingException(message, JSON.stringify(args)));
     }
@@ -122,13 +133,15 @@ export class McpStructuredTool extends StructuredTool<JSONSchema, unknown, unkno
     if (config?.signal) callOptions.signal = config.signal;
     if (options.timeoutMs !== undefined) callOptions.timeoutMs = options.timeoutMs;
     const { onProgress } = options;
-    if (onProgress) {
+    const writer = options.streamProgress ? writerOf(config) : undefined;
+    if (onProgress || writer) {
       callOptions.onProgress = (progress) => {
-        onProgress(progress, call);
+        onProgress?.(progress, call);
         // A callback handler's failure must not end the call it reports on.
         runManager
           ?.handleCustomEvent('mcp_progress', { ...progress, tool: this.name })
           .catch(() => {});
+        writer?.(this.#progressEvent(progress));
       };
     }
     const send = () => this.#client.callTool(this.definition.name, call.arguments, callOptions);
@@ -154,10 +167,20 @@ export class McpStructuredTool extends StructuredTool<JSONSchema, unknown, unkno
     return this.#output(result, config);
   }
 
+  /** What `streamMode: 'custom'` carries for one progress report. */
+  #progressEvent(progress: Progress): McpProgressEvent {
+    return { type: 'mcp_progress', server: this.server, tool: this.name, ...progress };
+  }
+
   #output(result: CallToolResult, config: ToolRunnableConfig | undefined): McpToolOutput {
-    const [content, artifact] = toContentAndArtifact(result, this.server, this.definition.name);
+    const [content, artifact] = toContentAndArtifact(result, {
+      server: this.server,
+      tool: this.#serverTool,
+      resources: this.#options.resources,
+      ui: this.definition.ui,
+    });
     if (!result.isError) return [content, artifact];
-    const exception = new ToolException(this.server, this.definition.name, result);
+    const exception = new ToolException(this.server, this.#serverTool, result);
     const handle = this.#options.handleToolError;
     if (handle === undefined || handle === false) throw exception;
     const text =
@@ -179,6 +202,25 @@ export class McpStructuredTool extends StructuredTool<JSONSchema, unknown, unkno
     });
     return [message, artifact];
   }
+}
+
+/** A custom stream event: one progress report of a tool call inside a LangGraph run. */
+export interface McpProgressEvent extends Progress {
+  type: 'mcp_progress';
+  /** The server the tool belongs to. */
+  server: string;
+  /** The tool's LangChain name. */
+  tool: string;
+}
+
+/**
+ * LangGraph's stream writer, as `getWriter()` finds it: on the config LangGraph hands the tool
+ * (ToolNode and `createAgent` pass theirs on). It writes only when `streamMode` has 'custom'.
+ */
+function writerOf(config: ToolRunnableConfig | undefined): ((chunk: unknown) => void) | undefined {
+  const carried = config as { writer?: unknown; configurable?: { writer?: unknown } } | undefined;
+  const writer = carried?.writer ?? carried?.configurable?.writer;
+  return typeof writer === 'function' ? (writer as (chunk: unknown) => void) : undefined;
 }
 
 function isToolCall(value: unknown): value is { args: unknown } {

@@ -3,33 +3,40 @@
  * the server's tool list changed, the toolkit lists again, and `getTools()` returns the new tools.
  */
 import { BaseToolkit } from '@langchain/core/tools';
-import type { McpClient } from '@toolwire/client';
-import type { McpToolsOptions } from './options.ts';
+import type { ToolSource } from '@toolwire/client';
+import { type McpToolsOptions, pinsOf } from './options.ts';
 import type { McpStructuredTool } from './tool.ts';
 import { mcpStructuredTools } from './tools.ts';
 
 export class McpToolkit extends BaseToolkit implements Disposable {
   /** The current tools; replaced (not mutated) on every refresh. */
   tools: McpStructuredTool[] = [];
-  readonly #client: McpClient;
+  readonly #client: ToolSource;
   readonly #options: McpToolsOptions;
   readonly #unsubscribe: () => void;
   #stale = false;
   #refreshing: Promise<McpStructuredTool[]> | undefined;
 
-  private constructor(client: McpClient, options: McpToolsOptions) {
+  private constructor(client: ToolSource, options: McpToolsOptions) {
     super();
     this.#client = client;
-    this.#options = options;
-    this.#unsubscribe = client.on('toolsChanged', () => {
+    // One ToolPins for every refresh: a definition is pinned when first seen, not at each listing.
+    const pins = pinsOf(options.pin);
+    this.#options = pins ? { ...options, pin: pins } : options;
+    const changed = () => {
       this.#stale = true;
       // Listing again is best effort: a failure leaves the toolkit stale, and refresh() retries.
       this.refresh().catch(() => {});
-    });
+    };
+    // Several servers say which one changed (or came back); one server just says it changed.
+    this.#unsubscribe =
+      'originOf' in client
+        ? client.on('toolsChanged', changed)
+        : client.on('toolsChanged', changed);
   }
 
   /** A toolkit with the server's tools listed. */
-  static async create(client: McpClient, options: McpToolsOptions = {}): Promise<McpToolkit> {
+  static async create(client: ToolSource, options: McpToolsOptions = {}): Promise<McpToolkit> {
     const toolkit = new McpToolkit(client, options);
     try {
       await toolkit.refresh();

@@ -2,17 +2,24 @@
  * A server's tools, listed through the client, as LangChain tools. The client keeps the list until
  * the server says it changed, so calling this again is cheap and always up to date.
  */
-import type { McpClient, RequestOptions } from '@toolwire/client';
+import {
+  type RequestOptions,
+  serverOfTool,
+  type ToolSource,
+  toolFingerprint,
+} from '@toolwire/client';
 import { assignNames } from './names.ts';
 import { type McpToolsOptions, resolveOptions, selectTools } from './options.ts';
 import { McpStructuredTool } from './tool.ts';
 
 /**
  * Every tool the server offers (filtered, named and checked as `options` say) as a LangChain
- * StructuredTool, for `createAgent`, a LangGraph ToolNode or `model.bindTools`.
+ * StructuredTool, for `createAgent`, a LangGraph ToolNode or `model.bindTools`. `client` may be
+ * one server's client or the servers of `createMcpClients`. What a model must not see (MCP Apps
+ * tools only the server's views may call) is left out.
  */
 export async function mcpStructuredTools(
-  client: McpClient,
+  client: ToolSource,
   options: McpToolsOptions & Pick<RequestOptions, 'signal'> = {},
 ): Promise<McpStructuredTool[]> {
   const resolved = resolveOptions(options);
@@ -20,17 +27,30 @@ export async function mcpStructuredTools(
     options.signal ? { signal: options.signal, forModel: true } : { forModel: true },
   );
   const chosen = selectTools(listed, resolved);
-  const server = resolved.serverName ?? client.serverInfo?.name ?? new URL(client.url).host;
   const names = assignNames(
     chosen.map((tool) => tool.name),
     { prefix: resolved.prefix, safe: resolved.safeNames },
   );
-  return chosen.map(
-    (tool) =>
-      new McpStructuredTool(client, tool, {
-        name: names.get(tool.name)!,
-        server,
-        options: resolved,
-      }),
+  const several = 'originOf' in client;
+  const tools = chosen.map((tool) => {
+    const origin = serverOfTool(client, tool.name);
+    return new McpStructuredTool(client, tool, {
+      name: names.get(tool.name)!,
+      server: several ? origin.server : (resolved.serverName ?? origin.server),
+      tool: origin.tool,
+      options: resolved,
+    });
+  });
+  const { pins } = resolved;
+  if (!pins) return tools;
+  // A definition that changed since it was pinned is left out before any model sees it.
+  const refused = pins.review(
+    Object.fromEntries(
+      tools.map((tool) => [
+        tool.name,
+        toolFingerprint({ description: tool.description, inputSchema: tool.schema }),
+      ]),
+    ),
   );
+  return refused.size === 0 ? tools : tools.filter((tool) => !refused.has(tool.name));
 }

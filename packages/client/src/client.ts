@@ -4,6 +4,7 @@
  * goes through the one call loop.
  */
 import type { Dispatcher } from 'undici';
+import { visibleToModel, withUi } from './apps.ts';
 import { gateFor } from './auth/gate.ts';
 import { ResultCache } from './cache.ts';
 import {
@@ -110,8 +111,9 @@ export interface ListOptions extends RequestOptions {
 
 export interface ListToolsOptions extends ListOptions {
   /**
-   * Leave out the tools the client works by itself: MCP-lite's `redeem` while `autoRedeem` is
-   * on. What adapters hand to models.
+   * Leave out what a model must not be given: the tools the client works by itself (MCP-lite's
+   * `redeem` while `autoRedeem` is on) and MCP Apps tools whose visibility lacks `"model"`.
+   * What adapters hand to models.
    */
   forModel?: boolean;
 }
@@ -217,16 +219,21 @@ export class McpClient implements AsyncDisposable {
       'tools/list',
       async () => {
         const listing = await this.#listAll<Tool>('tools/list', 'tools', options);
-        return { value: this.#dialect!.screenTools(listing.value), freshForMs: listing.freshForMs };
+        const screened = this.#dialect!.screenTools(listing.value);
+        return { value: withUi(screened), freshForMs: listing.freshForMs };
       },
       options.refresh,
     );
-    const callsItself = this.#dialect?.callsItself?.bind(this.#dialect);
-    if (!options.forModel || !this.#options.autoRedeem || !callsItself) return tools;
+    if (!options.forModel) return tools;
     // The same listing gives the same array, as listTools itself does: callers compare them.
     let shown = this.#forModel.get(tools);
     if (!shown) {
-      shown = tools.some(callsItself) ? tools.filter((tool) => !callsItself(tool)) : tools;
+      const callsItself = this.#options.autoRedeem
+        ? this.#dialect?.callsItself?.bind(this.#dialect)
+        : undefined;
+      // A tool the client works itself, or one the server keeps for its MCP Apps views.
+      const hidden = (tool: Tool) => callsItself?.(tool) === true || !visibleToModel(tool);
+      shown = tools.some(hidden) ? tools.filter((tool) => !hidden(tool)) : tools;
       this.#forModel.set(tools, shown);
     }
     return shown;

@@ -9,8 +9,13 @@ import { withTasksExtension } from './dialects/mcp-stateless/tasks.ts';
 import { guardedVerdicts } from './guarded-verdicts.ts';
 import { clientCapabilities } from './handlers/capabilities.ts';
 import type { Responder } from './handlers/responder.ts';
+import type { JsonObject } from './jsonrpc.ts';
 import { LEGACY_VERSIONS, MODERN_VERSIONS, negotiate, sharedVerdicts } from './negotiate.ts';
 import type { ResolvedOptions } from './options.ts';
+
+function withExtensions(capabilities: JsonObject, extensions: JsonObject): JsonObject {
+  return Object.keys(extensions).length === 0 ? capabilities : { ...capabilities, extensions };
+}
 
 export function openDialect(
   options: ResolvedOptions,
@@ -24,8 +29,9 @@ export function openDialect(
     dispatcher,
     headers: options.headers,
     clientInfo: { ...options.clientInfo },
-    // What the client can answer follows from the handlers the application registered.
-    capabilities: clientCapabilities(options.handlers),
+    // What the client can answer follows from the handlers the application registered; the
+    // extensions are what the application says it supports.
+    capabilities: withExtensions(clientCapabilities(options.handlers), options.extensions),
     maxResponseBytes: options.maxResponseBytes,
     maxEventSize: options.maxEventSize,
     retry: options.retry,

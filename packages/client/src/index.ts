@@ -1,6 +1,16 @@
 /**
  * @toolwire/client: the public face. Every export here is API; nothing else is.
  */
+
+export {
+  APP_MIME_TYPE,
+  APPS_EXTENSION,
+  type AppResource,
+  type ResourceReader,
+  readAppResource,
+  visibleToApp,
+  visibleToModel,
+} from './apps.ts';
 export type { HeadersSource } from './auth/gate.ts';
 export {
   type LoopbackAuthorization,
@@ -113,6 +123,27 @@ export {
 } from './handles.ts';
 export type { JsonObject } from './jsonrpc.ts';
 export {
+  createMcpClients,
+  McpClients,
+  type McpClientsEvents,
+  type McpClientsOptions,
+  type ServerStatus,
+  type ToolOrigin,
+} from './multi/clients.ts';
+export {
+  type ServerOfTool,
+  serverInstructions,
+  serverOfTool,
+  type ToolSource,
+} from './multi/source.ts';
+export type {
+  McpServerConfig,
+  ServerTarget,
+  ServerTargets,
+  StdioServer,
+  UrlServer,
+} from './multi/targets.ts';
+export {
   DIALECTS,
   type DialectChoice,
   LEGACY_VERSIONS,
@@ -123,6 +154,13 @@ export {
   type VerdictStore,
 } from './negotiate.ts';
 export { type ClientInfo, type ClientOptions, DEFAULTS } from './options.ts';
+export {
+  type PinnedDefinition,
+  type ToolDrift,
+  ToolPins,
+  type ToolPinsOptions,
+  toolFingerprint,
+} from './pins.ts';
 export type { CallStatus } from './redeem.ts';
 export type { ToolStreamEvent } from './tool-stream.ts';
 export type { RetryPolicy } from './transport/retry.ts';

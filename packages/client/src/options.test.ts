@@ -23,8 +23,35 @@ describe('resolveOptions', () => {
         save: expect.any(Function),
         delete: expect.any(Function),
       }),
+      extensions: {},
     });
     expect(resolveOptions(ENDPOINT).handles).not.toBe(resolveOptions(ENDPOINT).handles);
+  });
+
+  it('declares the extensions given, and MCP Apps with apps', () => {
+    const extensions = { 'com.example/audit': { level: 2 } };
+    expect(resolveOptions(ENDPOINT, { extensions }).extensions).toEqual(extensions);
+    expect(resolveOptions(ENDPOINT, { extensions, apps: true }).extensions).toEqual({
+      ...extensions,
+      'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] },
+    });
+    expect(resolveOptions(ENDPOINT, { apps: { mimeTypes: ['text/uri-list'] } }).extensions).toEqual(
+      { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/uri-list'] } },
+    );
+  });
+
+  it.each([
+    [
+      { extensions: { audit: {} } },
+      /extension identifier such as "com.example\/name", got "audit"/,
+    ],
+    [
+      { extensions: { 'com.example/audit': true } },
+      /settings of the extension "com.example\/audit"/,
+    ],
+    [{ apps: { mimeTypes: 'text/html' } }, /`apps` to be a boolean or \{ mimeTypes: string\[\] \}/],
+  ])('refuses misshapen extensions: %j', (options, message) => {
+    expect(() => resolveOptions(ENDPOINT, options as ClientOptions)).toThrow(message);
   });
 
   it('refuses a handle store without save() and delete()', () => {

@@ -4,6 +4,7 @@
  */
 import type { Dispatcher } from 'undici';
 import packageJson from '../package.json' with { type: 'json' };
+import { APP_MIME_TYPE, APPS_EXTENSION } from './apps.ts';
 import { checkAuth, type HeadersSource } from './auth/gate.ts';
 import type { AuthOption } from './auth/types.ts';
 import { isGrpcUrl } from './dialects/mcp-lite/grpc/url.ts';
@@ -16,6 +17,7 @@ import type {
   SamplingHandler,
 } from './handlers/types.ts';
 import { type HandleStore, memoryHandleStore } from './handles.ts';
+import { isObject, type JsonObject } from './jsonrpc.ts';
 import {
   DIALECTS,
   type DialectChoice,
@@ -192,6 +194,20 @@ export interface ClientOptions {
    * @default true
    */
   tracing?: TracingOption;
+  /**
+   * The extensions the application supports, by identifier (`vendor/name`), each with its
+   * settings object: declared in `capabilities.extensions`, in `initialize` for the legacy
+   * revisions and on every request at 2026-07-28.
+   * @default {} (at 2026-07-28 the client declares the tasks extension, which it handles itself)
+   */
+  extensions?: Record<string, JsonObject>;
+  /**
+   * The application renders MCP Apps views: declares the `io.modelcontextprotocol/ui` extension
+   * with the MIME types it renders (`true`: `text/html;profile=mcp-app`). See the README's
+   * "MCP Apps".
+   * @default false
+   */
+  apps?: boolean | { mimeTypes: readonly string[] };
 }
 
 export interface ResolvedOptions {
@@ -220,6 +236,8 @@ export interface ResolvedOptions {
   autoRedeem: boolean;
   handles: HandleStore;
   tracing: TracingOption;
+  /** Every extension declared, `apps` included. */
+  extensions: JsonObject;
 }
 
 export const DEFAULTS = Object.freeze({
@@ -277,6 +295,7 @@ export function resolveOptions(url: string | URL, options: ClientOptions = {}): 
     autoRedeem: options.autoRedeem ?? DEFAULTS.autoRedeem,
     handles: options.handles ?? memoryHandleStore(),
     tracing: options.tracing ?? DEFAULTS.tracing,
+    extensions: extensionsOf(options),
   };
   for (const key of [
     'timeoutMs',
@@ -339,6 +358,28 @@ function checkHandlers(handlers: Handlers): void {
   if (roots !== undefined && typeof roots !== 'function' && !Array.isArray(roots)) {
     throw new TypeError('expected `roots` to be a list of { uri } or a function');
   }
+}
+
+/** `extensions` checked, with the MCP Apps extension added when `apps` asks for it. */
+function extensionsOf(options: ClientOptions): JsonObject {
+  const { extensions = {}, apps = false } = options;
+  if (!isObject(extensions)) throw new TypeError('expected `extensions` to be an object');
+  for (const [id, settings] of Object.entries(extensions)) {
+    if (!/^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/.test(id)) {
+      throw new TypeError(
+        `expected an extension identifier such as "com.example/name", got "${id}"`,
+      );
+    }
+    if (!isObject(settings)) {
+      throw new TypeError(`expected the settings of the extension "${id}" to be an object`);
+    }
+  }
+  if (apps === false) return { ...extensions };
+  const mimeTypes = apps === true ? [APP_MIME_TYPE] : apps?.mimeTypes;
+  if (!Array.isArray(mimeTypes) || !mimeTypes.every((type) => typeof type === 'string')) {
+    throw new TypeError('expected `apps` to be a boolean or { mimeTypes: string[] }');
+  }
+  return { ...extensions, [APPS_EXTENSION]: { mimeTypes: [...mimeTypes] } };
 }
 
 function checkHandleStore(store: HandleStore): void {

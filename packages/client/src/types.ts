@@ -34,7 +34,24 @@ export interface Tool {
   execution?: JsonObject;
   /** The tool's kind, where the dialect says (MCP-lite's `@type`: `query`, `system`, ...). */
   category?: string;
+  /** MCP Apps (`_meta.ui`): the tool's `ui://` view and who may call it. Absent without one. */
+  ui?: ToolUi;
   _meta?: JsonObject;
+}
+
+/**
+ * A tool's MCP Apps metadata, read from `_meta.ui` (the `io.modelcontextprotocol/ui`
+ * extension). Server-supplied, like the rest of the tool.
+ */
+export interface ToolUi {
+  /** The `ui://` resource that renders the tool's results, when it has one. */
+  resourceUri?: string;
+  /**
+   * Who may call the tool: `model` (the agent) and `app` (the server's own views). The
+   * extension's default, both, when the server says nothing. A tool without `model` is never
+   * handed to a model (`listTools({ forModel: true })` leaves it out).
+   */
+  visibility: ReadonlyArray<'model' | 'app'>;
 }
 
 export interface Annotations {

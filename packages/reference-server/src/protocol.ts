@@ -1,3 +1,4 @@
+import { APPS_EXTENSION } from './apps.ts';
 import { complete } from './completion.ts';
 import type { RequestContext } from './context.ts';
 import { ErrorCode, isObject, type JsonObject, RpcError, type RpcRequest } from './jsonrpc.ts';
@@ -69,6 +70,7 @@ export function initializeResult(version: string): JsonObject {
       ...(version >= TASKS_SINCE
         ? { tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } }
         : {}),
+      extensions: { [APPS_EXTENSION]: {} },
     },
     serverInfo: { name: SERVER_NAME, version: SERVER_VERSION },
     instructions: INSTRUCTIONS,

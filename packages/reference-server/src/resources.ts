@@ -1,3 +1,4 @@
+import { viewContents } from './apps.ts';
 import {
   CONFORMANCE_RESOURCES,
   CONFORMANCE_TEMPLATES,
@@ -66,6 +67,8 @@ function contentsOf(uri: string, fixtures: FixtureState): JsonObject | undefined
   }
   const item = ITEM_PATTERN.exec(uri);
   if (item !== null) return { uri, mimeType: 'text/plain', text: `item ${item[1]}` };
+  const view = viewContents(uri);
+  if (view !== undefined) return view;
   return fixtures.conformance ? conformanceContents(uri) : undefined;
 }
 

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { APP_TOOLS, declaresApps } from './apps.ts';
 import { ASKING_TOOLS } from './asking/tools.ts';
 import { CONFORMANCE_MRTR_TOOLS } from './conformance/mrtr-tools.ts';
 import { SCHEMA_TOOLS } from './conformance/schema-tools.ts';
@@ -30,6 +31,10 @@ export interface ToolDefinition {
   readonly era?: 'modern';
   /** How it runs as a task (2026-07-28 extension, 2025-11-25 core tasks), when it can. */
   readonly task?: TaskSupport;
+  /** An MCP Apps tool: offered only to clients that declared the `io.modelcontextprotocol/ui` extension. */
+  readonly apps?: true;
+  /** The descriptor's `_meta` (MCP Apps' `ui`, say). */
+  readonly meta?: JsonObject;
   run(args: JsonObject, ctx: RequestContext): JsonObject | Promise<JsonObject>;
 }
 
@@ -310,6 +315,7 @@ function currentTools(ctx: RequestContext): readonly ToolDefinition[] {
     ...TASK_TOOLS,
     ...conformance,
     ...(ctx.fixtures.bonusTool ? [BONUS_TOOL] : []),
+    ...(declaresApps(ctx) ? APP_TOOLS : []),
   ];
   // Legacy sessions never see the tools that answer input_required: they could not use them.
   return ctx.modern === undefined ? all.filter((tool) => tool.era !== 'modern') : all;
@@ -323,6 +329,7 @@ function describe(tool: ToolDefinition, ctx: RequestContext): JsonObject {
   };
   if (tool.outputSchema !== undefined) descriptor['outputSchema'] = tool.outputSchema;
   if (tool.annotations !== undefined) descriptor['annotations'] = tool.annotations;
+  if (tool.meta !== undefined) descriptor['_meta'] = tool.meta;
   // Task support is news only to a client that has tasks: 2026-07-28, or a 2025-11-25 session.
   if (tool.task !== undefined && (ctx.modern !== undefined || sessionHasTasks(ctx))) {
     descriptor['execution'] = { taskSupport: tool.task.support };

@@ -5,7 +5,9 @@
  * `x-mcp-header` arguments checked against their headers. `ping`, `logging/setLevel` and
  * `resources/(un)subscribe` are gone, so they are unknown methods here.
  */
+
 import type { IncomingMessage } from 'node:http';
+import { APPS_EXTENSION } from '../apps.ts';
 import { complete } from '../completion.ts';
 import type { RequestContext } from '../context.ts';
 import { ErrorCode, isObject, type JsonObject, RpcError } from '../jsonrpc.ts';
@@ -37,7 +39,7 @@ export const CAPABILITIES: JsonObject = {
   prompts: { listChanged: true },
   logging: {},
   completions: {},
-  extensions: { [TASKS_EXTENSION]: {} },
+  extensions: { [TASKS_EXTENSION]: {}, [APPS_EXTENSION]: {} },
 };
 
 type Method = (params: JsonObject, ctx: RequestContext, req: IncomingMessage) => unknown;
@@ -94,7 +96,8 @@ export function decorate(method: string, result: unknown): JsonObject {
   decorated['resultType'] ??= 'complete';
   if (decorated['resultType'] === 'complete' && CACHEABLE.has(method)) {
     decorated['ttlMs'] ??= TTL_MS;
-    // No fixture depends on who asks, so any cache may share the results.
+    // No fixture depends on who asks (only on the request, whose _meta declares the MCP Apps
+    // extension or not), so any cache may share the results.
     decorated['cacheScope'] ??= 'public';
   }
   const meta = isObject(decorated['_meta']) ? decorated['_meta'] : {};
