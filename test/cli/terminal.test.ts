@@ -149,6 +149,17 @@ describe.skipIf(!tmuxAvailable)('toolwire in a terminal', () => {
     expect(screen.screen()).not.toMatch(/[█░]/);
   });
 
+  it('under CI, writes progress as plain lines, since a log would keep every redrawn frame', async () => {
+    const screen = TmuxTerminal.start(
+      [process.execPath, TOOLWIRE_BIN, 'call', server.url, 'progress', 'steps=3', 'delayMs=50'],
+      { env: { CI: 'true' } },
+    );
+    terminal = screen;
+    expect(await screen.exitStatus()).toBe(0);
+    expect(screen.screen()).not.toMatch(/[█░]/);
+    expect(screen.screen()).toMatch(/progress 1\/3[\s\S]*progress 3\/3[\s\S]*done after 3 steps/);
+  });
+
   it.each([
     ['2026-07-28', []],
     ['2025-11-25', ['--protocol', '2025-11-25', '--task']],

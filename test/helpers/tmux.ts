@@ -13,6 +13,8 @@ import { join } from 'node:path';
 const CONFIG = join(tmpdir(), `toolwire-tmux-${process.pid}.conf`);
 writeFileSync(CONFIG, 'set -g remain-on-exit on\nset -g history-limit 5000\n');
 
+const { CI: _ci, ...WITHOUT_CI } = process.env;
+
 /** Whether tmux can be run here; the terminal tests need it. */
 export const tmuxAvailable = (() => {
   try {
@@ -134,6 +136,8 @@ export class TmuxTerminal {
   #tmux(...args: string[]): string {
     return execFileSync('tmux', ['-L', this.#socket, '-f', CONFIG, ...args], {
       encoding: 'utf8',
+      // A person's terminal, not a CI log: the tmux server passes its environment on to panes.
+      env: WITHOUT_CI,
     });
   }
 }

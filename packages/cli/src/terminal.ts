@@ -27,6 +27,11 @@ export class Terminal {
   /** A person is at a terminal: questions can be asked and lines redrawn. */
   readonly interactive: boolean;
   readonly json: boolean;
+  /**
+   * Lines are redrawn in place. Not under CI, even on a terminal: a log keeps every frame there
+   * (the spinner library draws frames as lines when `CI` is set, so the two must agree).
+   */
+  readonly #redraws: boolean;
   readonly #colourOut: boolean;
   readonly #colourErr: boolean;
   #live: Spinner | undefined;
@@ -42,6 +47,7 @@ export class Terminal {
       streams.stdin.isTTY === true &&
       streams.stderr.isTTY === true &&
       process.env['TERM'] !== 'dumb';
+    this.#redraws = this.interactive && !('CI' in process.env);
     this.#colourOut = options.color !== false && takesColour(streams.stdout);
     this.#colourErr = options.color !== false && takesColour(streams.stderr);
   }
@@ -86,7 +92,7 @@ export class Terminal {
    * line when `plain` is given. Lines written meanwhile go above it.
    */
   async live(text: string, plain?: string): Promise<void> {
-    if (!this.interactive || this.json) {
+    if (!this.#redraws || this.json) {
       if (plain !== undefined) this.say(plain);
       return;
     }
