@@ -68,7 +68,10 @@ test('an HTML error page with status 500 is an HttpStatusError with the page exc
     code: 'HTTP_STATUS',
     status: 500,
     bodyExcerpt: '<h1>Internal oops</h1>',
-    retryable: true,
+    // The server may have run the call before it failed: a call that is not idempotent is not
+    // safe to send again.
+    mayHaveRun: true,
+    retryable: false,
   });
 });
 
@@ -188,6 +191,8 @@ test('a server that never answers fails with a TimeoutError at the deadline', as
     ),
   );
   await using client = createMcpClient(server.url, fast);
+  // Connected and listed first: the deadline under test is the call's alone.
+  await client.listTools();
   const error = await client.callTool('safe', {}, { timeoutMs: 150 }).catch((e: unknown) => e);
   expect(error).toBeInstanceOf(TimeoutError);
   expect(error).toMatchObject({ code: 'TIMEOUT', method: 'tools/call', tool: 'safe' });

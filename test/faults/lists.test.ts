@@ -26,6 +26,7 @@ function endlessPages(delayMs: number) {
 test('one deadline covers every page of a list', async () => {
   await using server = await startFaultServer(endlessPages(5));
   await using client = createMcpClient(server.url, pinned);
+  await client.connect();
   // 1,000 pages at 5 ms each take far longer than the deadline: the listing must end with it.
   const error = await client.listTools({ timeoutMs: 300 }).catch((e: unknown) => e);
   expect(error).toBeInstanceOf(TimeoutError);

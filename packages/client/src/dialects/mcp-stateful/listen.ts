@@ -63,9 +63,9 @@ export class ListenStream {
       shouldConsumeRetry: ({ error }) => !(error instanceof StreamEnded && error.delivered),
       shouldRetry: async ({ error }) => {
         if (error instanceof SessionNotFound) return false;
-        // The server's `retry:` is a floor it asked for; it also keeps a server that closes
-        // every stream at once from turning this into a busy loop.
-        await sleep(position.retryMs ?? config.retry.minDelayMs, signal);
+        // The server's `retry:` is a floor it asked for, and `minDelayMs` is the client's: a
+        // server that asks for 0 and closes every stream at once gets no busy loop.
+        await sleep(Math.max(position.retryMs ?? 0, config.retry.minDelayMs), signal);
         return true;
       },
     });
@@ -86,6 +86,7 @@ export class ListenStream {
     if (response.status === 405) return discard(response);
     if (response.status === 404 && session.id !== undefined) {
       discard(response);
+      session.lost = true;
       throw new SessionNotFound(false);
     }
     if (response.status !== 200 || response.mediaType !== 'text/event-stream') {

@@ -28,7 +28,7 @@ import {
 } from '../../jsonrpc.ts';
 import type { Outcome, PendingHandle } from '../../outcome.ts';
 import { type HttpResponse, send } from '../../transport/http.ts';
-import { type RetryPolicy, withRetry } from '../../transport/retry.ts';
+import { type RetryPolicy, refusedResponse, withRetry } from '../../transport/retry.ts';
 import { readMessages } from '../../transport/sse.ts';
 import type { Tool } from '../../types.ts';
 import { readAnswer } from '../answer.ts';
@@ -228,7 +228,7 @@ export class StatelessDialect implements Dialect {
         );
       },
       this.#config.retry,
-      { idempotent: operation.idempotent, deadline },
+      { idempotent: operation.idempotent, deadline, refused: refusedResponse },
     );
   }
 
