@@ -134,19 +134,26 @@ export class StatefulDialect implements Dialect {
 
   /**
    * Sends in the current session, renewing it first when it is gone. A call whose session
-   * vanished is replayed in the new one when that is safe, within `retry.retries` renewals.
+   * vanished is replayed in the new one when that is safe, as often as its deadline allows.
    */
   async #send(operation: Operation, context: SendContext): Promise<Outcome> {
     const { deadline } = context;
     const where = { url: this.#config.url, method: operation.method, tool: operation.tool };
-    for (let lost = 0; ; lost++) {
+    for (let lost = 1; ; lost++) {
       await this.#ready(deadline, where);
       try {
         return await this.#sendOnce(operation, context);
       } catch (error) {
         if (!(error instanceof SessionNotFound)) throw error;
-        if ((deadline.mayHaveRun && !operation.idempotent) || lost >= this.#config.retry.retries) {
-          throw new SessionExpiredError({ ...where, mayHaveRun: deadline.mayHaveRun });
+        if (deadline.mayHaveRun && !operation.idempotent) {
+          throw new SessionExpiredError({ ...where, mayHaveRun: true });
+        }
+        // Under many concurrent calls a session is lost for every call in flight, so a call may
+        // live through several; its deadline bounds them. A server that forgets every session at
+        // once is not hammered: the first replay goes at once, later ones after a growing pause.
+        const { minDelayMs, maxDelayMs } = this.#config.retry;
+        if (lost > 1) {
+          await sleep(Math.min(minDelayMs * 2 ** (lost - 2), maxDelayMs), deadline.signal);
         }
       }
     }

@@ -1,0 +1,373 @@
+/**
+ * The soak: one client, many calls at a concurrency, through the fault proxy to the counting
+ * server (both in a child process, see host.ts), in one era. Every call has a key of its own;
+ * the server counts how often each key ran. The figures:
+ *
+ * - duplicates: a call that is not idempotent that ran more than once
+ * - lost: an idempotent call that failed although no fault on its requests explains it (a
+ *   terminal fault: malformed, huge, html, delay; or more faults than `retry.retries` allows)
+ * - hangs: a call still unsettled `HANG_GRACE_MS` after its deadline
+ * - untyped: a rejection that is not a toolwire error
+ * - unhandled: unhandled rejections in the client's process during the run
+ * - misrouted: a result that carried another call's key
+ * - false "did not run": an error that says `mayHaveRun: false` for a call the server ran
+ * - handles after close(): sockets and timers above the baseline once the client is closed
+ *
+ * A trusting caller is played too: an error that says `retryable` is sent again once, as is, so
+ * a flag that lies shows as a duplicate.
+ */
+import { type ChildProcess, fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { createMcpClient, isMcpError, type McpClient, type McpError } from '@toolwire/client';
+import type { FaultKind, FaultRecord, RequestClass } from './fault-proxy.ts';
+import { FAULT_KINDS } from './fault-proxy.ts';
+import { chance } from './seeded.ts';
+
+export type Era = 'stateful' | 'stateless';
+
+export interface SoakOptions {
+  era: Era;
+  calls: number;
+  concurrency: number;
+  seed: number;
+  /** The chance that a request is given a fault. */
+  rate: number;
+  /** Each call's deadline. */
+  timeoutMs: number;
+  retry?: { minDelayMs?: number; maxDelayMs?: number; retries?: number };
+  kinds?: readonly FaultKind[];
+  /** Measure heap growth across the run (needs --expose-gc). */
+  heap?: boolean;
+}
+
+export interface KindFigures {
+  injected: number;
+  /** Calls that met the fault at least once. */
+  calls: number;
+  succeeded: number;
+  failed: number;
+  duplicates: number;
+  lost: number;
+}
+
+export interface SoakFigures {
+  era: Era;
+  seed: number;
+  calls: number;
+  seconds: number;
+  requests: number;
+  faultsInjected: number;
+  succeeded: number;
+  failed: number;
+  duplicates: number;
+  lost: number;
+  hangs: number;
+  untyped: number;
+  unhandled: number;
+  misrouted: number;
+  falseNotRun: number;
+  resentOnTrust: number;
+  handlesAfterClose: number;
+  heapGrowthBytes: number | undefined;
+  errors: Record<string, number>;
+  byKind: Record<FaultKind, KindFigures>;
+  /** The first anomalies, described, to start a diagnosis from. */
+  anomalies: string[];
+}
+
+/** How long after its deadline a call may take to settle before it counts as a hang. */
+const HANG_GRACE_MS = 10_000;
+/** Faults that end an idempotent call by design, whatever the retry policy. */
+const TERMINAL: ReadonlySet<FaultKind> = new Set(['malformed', 'huge', 'html', 'delay']);
+const HOST = fileURLToPath(new URL('./host.ts', import.meta.url));
+
+interface CallRecord {
+  key: string;
+  idempotent: boolean;
+  outcome: 'ok' | 'error' | 'hang';
+  error?: unknown;
+  /** What the first error said, before any trusting resend. */
+  firstSaidNotRun: boolean;
+  resent: boolean;
+}
+
+export async function runSoak(options: SoakOptions): Promise<SoakFigures> {
+  const host = await startHost(options);
+  const unhandled: unknown[] = [];
+  const onUnhandled = (reason: unknown) => unhandled.push(reason);
+  process.on('unhandledRejection', onUnhandled);
+  const anomalies: string[] = [];
+  const note = (text: string) => {
+    if (anomalies.length < 20) anomalies.push(text);
+  };
+  try {
+    const baseline = await settledHandles();
+    const heapBefore = options.heap ? heapAfterGc() : undefined;
+    const retries = options.retry?.retries ?? 3;
+    const client = createMcpClient(options.era === 'stateful' ? host.url : host.modernUrl, {
+      dialect: options.era === 'stateful' ? 'mcp-stateful' : 'mcp-stateless',
+      protocolVersion: options.era === 'stateful' ? '2025-11-25' : '2026-07-28',
+      timeoutMs: options.timeoutMs,
+      retry: { ...options.retry, retries },
+    });
+    const started = performance.now();
+    const records = await drive(client, options, note);
+    const seconds = (performance.now() - started) / 1000;
+    await client.close();
+    const handlesAfterClose = await handlesAbove(baseline);
+    const heapGrowthBytes = heapBefore === undefined ? undefined : heapAfterGc() - heapBefore;
+    const report = await host.report();
+    const executions = new Map(report.executions);
+    const faultsOf = new Map<string, FaultKind[]>();
+    for (const fault of report.faults) {
+      if (fault.key === undefined) continue;
+      faultsOf.set(fault.key, [...(faultsOf.get(fault.key) ?? []), fault.kind]);
+    }
+    const figures: SoakFigures = {
+      era: options.era,
+      seed: options.seed,
+      calls: options.calls,
+      seconds,
+      requests: report.requests.reduce((sum, [, count]) => sum + count, 0),
+      faultsInjected: report.faults.length,
+      succeeded: 0,
+      failed: 0,
+      duplicates: 0,
+      lost: 0,
+      hangs: 0,
+      untyped: 0,
+      unhandled: unhandled.length,
+      misrouted: records.misrouted,
+      falseNotRun: 0,
+      resentOnTrust: 0,
+      handlesAfterClose,
+      heapGrowthBytes,
+      errors: {},
+      byKind: Object.fromEntries(
+        FAULT_KINDS.map((kind) => [
+          kind,
+          { injected: 0, calls: 0, succeeded: 0, failed: 0, duplicates: 0, lost: 0 },
+        ]),
+      ) as Record<FaultKind, KindFigures>,
+      anomalies,
+    };
+    for (const fault of report.faults) figures.byKind[fault.kind].injected += 1;
+    for (const record of records.calls) {
+      const ran = executions.get(record.key) ?? 0;
+      const kinds = faultsOf.get(record.key) ?? [];
+      const duplicate = !record.idempotent && ran > 1;
+      const lost =
+        record.idempotent &&
+        record.outcome === 'error' &&
+        !kinds.some((kind) => TERMINAL.has(kind)) &&
+        kinds.length <= retries;
+      if (record.resent) figures.resentOnTrust += 1;
+      if (record.outcome === 'ok') figures.succeeded += 1;
+      else if (record.outcome === 'hang') figures.hangs += 1;
+      else {
+        figures.failed += 1;
+        const code = isMcpError(record.error) ? record.error.code : 'UNTYPED';
+        figures.errors[code] = (figures.errors[code] ?? 0) + 1;
+        if (!isMcpError(record.error)) {
+          figures.untyped += 1;
+          note(`untyped error on ${record.key}: ${describe(record.error)}`);
+        }
+      }
+      if (duplicate) {
+        figures.duplicates += 1;
+        note(`${record.key} ran ${ran} times; faults ${kinds.join(', ') || 'none'}`);
+      }
+      if (lost) {
+        figures.lost += 1;
+        note(`${record.key} lost: ${describe(record.error)}; faults ${kinds.join(', ') || 'none'}`);
+      }
+      if (record.firstSaidNotRun && !record.resent && ran > 0) {
+        figures.falseNotRun += 1;
+        note(`${record.key} said it did not run, ran ${ran}: ${describe(record.error)}`);
+      }
+      for (const kind of new Set(kinds)) {
+        const byKind = figures.byKind[kind];
+        byKind.calls += 1;
+        if (record.outcome === 'ok') byKind.succeeded += 1;
+        else byKind.failed += 1;
+        if (duplicate) byKind.duplicates += 1;
+        if (lost) byKind.lost += 1;
+      }
+    }
+    for (const reason of unhandled) note(`unhandled rejection: ${describe(reason)}`);
+    return figures;
+  } finally {
+    process.off('unhandledRejection', onUnhandled);
+    await host.stop();
+  }
+}
+
+/** Runs every call, `concurrency` at a time, as a caller that trusts `retryable` would. */
+async function drive(
+  client: McpClient,
+  options: SoakOptions,
+  note: (text: string) => void,
+): Promise<{ calls: CallRecord[]; misrouted: number }> {
+  const calls: CallRecord[] = [];
+  let misrouted = 0;
+  let next = 0;
+  const one = async (index: number) => {
+    const key = `${options.era}-${options.seed}-${index}`;
+    const idempotent = chance(options.seed, 'tool', index) < 0.5;
+    const stream = chance(options.seed, 'stream', index) < 0.5;
+    const attempt = () =>
+      within(
+        client.callTool(idempotent ? 'safe' : 'once', { key, stream }),
+        options.timeoutMs + HANG_GRACE_MS,
+      );
+    const record: CallRecord = {
+      key,
+      idempotent,
+      outcome: 'ok',
+      firstSaidNotRun: false,
+      resent: false,
+    };
+    let settled = await attempt();
+    if (settled.kind === 'error') {
+      record.firstSaidNotRun = isMcpError(settled.error) && !settled.error.mayHaveRun;
+      if (isMcpError(settled.error) && settled.error.retryable) {
+        record.resent = true;
+        settled = await attempt();
+      }
+    }
+    if (settled.kind === 'hang') record.outcome = 'hang';
+    else if (settled.kind === 'error') {
+      record.outcome = 'error';
+      record.error = settled.error;
+    } else {
+      const text = (settled.value.content[0] as { text?: string } | undefined)?.text;
+      if (text !== key) {
+        misrouted += 1;
+        note(`${key} got the result of ${String(text)}`);
+      }
+    }
+    calls.push(record);
+  };
+  await Promise.all(
+    Array.from({ length: options.concurrency }, async () => {
+      while (next < options.calls) await one(next++);
+    }),
+  );
+  return { calls, misrouted };
+}
+
+type Settled<T> = { kind: 'ok'; value: T } | { kind: 'error'; error: unknown } | { kind: 'hang' };
+
+/** A promise's outcome, or `hang` when it has not settled in `ms`. */
+function within<T>(promise: Promise<T>, ms: number): Promise<Settled<T>> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve({ kind: 'hang' }), ms);
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve({ kind: 'ok', value });
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        resolve({ kind: 'error', error });
+      },
+    );
+  });
+}
+
+function describe(error: unknown): string {
+  if (isMcpError(error)) {
+    const e = error as McpError;
+    const cause = e.cause instanceof Error ? ` <- ${e.cause.name}: ${e.cause.message}` : '';
+    return `${e.name} ${e.code} mayHaveRun=${e.mayHaveRun} retryable=${e.retryable}: ${e.message}${cause}`;
+  }
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}
+
+interface Report {
+  executions: [string, number][];
+  faults: FaultRecord[];
+  requests: [RequestClass, number][];
+}
+
+interface Host {
+  url: string;
+  modernUrl: string;
+  report(): Promise<Report>;
+  stop(): Promise<void>;
+}
+
+async function startHost(options: SoakOptions): Promise<Host> {
+  const proxy = {
+    seed: options.seed,
+    rate: options.rate,
+    delayMs: options.timeoutMs + 500,
+    kinds: options.kinds,
+  };
+  const child: ChildProcess = fork(HOST, [JSON.stringify(proxy)], {
+    execArgv: [],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const next = <T>(field: string) =>
+    new Promise<T>((resolve, reject) => {
+      const onMessage = (message: Record<string, unknown>) => {
+        if (!(field in message)) return;
+        child.off('message', onMessage);
+        child.off('exit', onExit);
+        resolve(message[field] as T);
+      };
+      const onExit = (code: number | null) => reject(new Error(`soak host exited (${code})`));
+      child.on('message', onMessage);
+      child.once('exit', onExit);
+    });
+  const ready = await next<{ url: string; modernUrl: string }>('ready');
+  return {
+    ...ready,
+    report: () => {
+      const report = next<Report>('report');
+      child.send('report');
+      return report;
+    },
+    stop: async () => {
+      if (child.exitCode !== null || !child.connected) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.send('stop');
+      await exited;
+    },
+  };
+}
+
+/** Open sockets and timers in this process: what a client could leave behind. */
+function handles(): number {
+  return process
+    .getActiveResourcesInfo()
+    .filter((kind) => kind === 'TCPSocketWrap' || kind === 'Timeout').length;
+}
+
+/** The count once it has stopped changing for 200 ms (earlier work settles a few turns later). */
+async function settledHandles(): Promise<number> {
+  let count = handles();
+  for (let turn = 0, steady = 0; turn < 100 && steady < 10; turn++) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const now = handles();
+    steady = now === count ? steady + 1 : 0;
+    count = now;
+  }
+  return count;
+}
+
+/** What stays above `baseline` once the closed client's sockets are released (up to 5 s). */
+async function handlesAbove(baseline: number): Promise<number> {
+  for (let waited = 0; waited < 5_000 && handles() > baseline; waited += 20) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return Math.max(0, handles() - baseline);
+}
+
+function heapAfterGc(): number {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) throw new Error('heap figures need node --expose-gc');
+  gc();
+  gc();
+  return process.memoryUsage().heapUsed;
+}
