@@ -114,7 +114,13 @@ export class Deadline implements Disposable {
   }
 }
 
-/** Resolves after `ms`, or rejects with the signal's reason as soon as it aborts. */
+/** The longest wait a timer takes; a longer one would fire at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * Resolves after `ms` (at most about 24 days: a server asking for longer gets that), or rejects
+ * with the signal's reason as soon as it aborts.
+ */
 export function sleep(ms: number, signal: AbortSignal): Promise<void> {
   if (signal.aborted) return Promise.reject(signal.reason);
   return new Promise((resolve, reject) => {
@@ -122,10 +128,13 @@ export function sleep(ms: number, signal: AbortSignal): Promise<void> {
       clearTimeout(timer);
       reject(signal.reason);
     };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
+    const timer = setTimeout(
+      () => {
+        signal.removeEventListener('abort', onAbort);
+        resolve();
+      },
+      Math.min(Math.max(0, ms), MAX_TIMER_MS),
+    );
     signal.addEventListener('abort', onAbort, { once: true });
   });
 }

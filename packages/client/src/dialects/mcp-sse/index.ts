@@ -143,7 +143,7 @@ export class SseDialect implements Dialect {
     if (this.#closing) return;
     this.#closing = true;
     await this.#cancellations.settle(CLOSE_GRACE_MS);
-    this.#closed.abort(new Error('client closed'));
+    this.#closed.abort(new ClientClosedError({ url: this.#config.url }));
     this.#inbound.closeAll();
     this.#stream?.controller.abort();
     this.#stream = undefined;

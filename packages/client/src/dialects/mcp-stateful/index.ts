@@ -194,7 +194,7 @@ export class StatefulDialect implements Dialect {
     if (this.#closing) return;
     this.#closing = true;
     await this.#cancellations.settle(CLOSE_GRACE_MS);
-    this.#closed.abort(new Error('client closed'));
+    this.#closed.abort(new ClientClosedError({ url: this.#config.url }));
     this.#inbound.closeAll();
     // A renewal under way ends at once (its deadline follows the close) and starts nothing.
     await this.#renewing?.catch(() => {});

@@ -7,7 +7,7 @@
 
 import pRetry from 'p-retry';
 import { sleep } from '../../deadline.ts';
-import { asError } from '../../errors.ts';
+import { isMcpError, TransportError } from '../../errors.ts';
 import { discard, readText, send, statusError } from '../../transport/http.ts';
 import { readMessages, type StreamPosition } from '../../transport/sse.ts';
 import type { DialectEvents } from '../dialect.ts';
@@ -41,7 +41,12 @@ export class ListenStream {
     this.#running = this.#run().catch((error: unknown) => {
       if (this.#controller.signal.aborted) return;
       if (error instanceof SessionNotFound) this.#onSessionLost();
-      else this.#events.warning(asError(error));
+      else if (isMcpError(error)) this.#events.warning(error);
+      else {
+        const { url } = this.#wire.config;
+        const gaveUp = 'the GET stream ended and could not be reopened';
+        this.#events.warning(new TransportError(gaveUp, { url, method: 'GET', cause: error }));
+      }
     });
   }
 
