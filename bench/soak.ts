@@ -6,8 +6,9 @@
  *
  *   npm run bench:soak -- [--seed N] [--calls N] [--concurrency N] [--fuzz-cases N]
  *
- * (npm run build, then node --expose-gc --no-flush-bytecode bench/soak.ts: the built packages, as a user runs them; the heap
- * figure needs gc(), and bytecode flushed after repeated GCs would show as negative growth.)
+ * (npm run build, then node --expose-gc --no-flush-bytecode bench/soak.ts: the built packages,
+ * as a user runs them; the heap figure needs gc(), and bytecode flushed after repeated GCs would
+ * show as negative growth.)
  *
  * Uses the client's default retry policy and a 10 s deadline per call (the `delay` fault holds
  * an answer 10.5 s). Nothing here asserts: the report is the product.

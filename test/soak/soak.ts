@@ -338,6 +338,7 @@ async function startHost(options: SoakOptions): Promise<Host> {
       const onExit = (code: number | null) => reject(new Error(`soak host exited (${code})`));
       child.on('message', onMessage);
       child.once('exit', onExit);
+      child.once('error', reject);
     });
   const ready = await next<{ url: string; modernUrl: string }>('ready');
   return {
