@@ -97,6 +97,8 @@ function render(soaks: SoakFigures[], fuzz: FuzzFigures): string {
     row('results delivered to the wrong call', (f) => f.misrouted),
     row('errors saying "did not run" for a call that ran', (f) => f.falseNotRun),
     row('handles after close()', (f) => f.handlesAfterClose),
+    row('event loop delay, p99 / max (ms)', (f) => `${f.loopDelayP99Ms} / ${f.loopDelayMaxMs}`),
+    row("the servers' event loop delay, max (ms)", (f) => f.hostLoopDelayMaxMs),
     row('heap growth per 1,000 calls (after GC, 25% → 100% of the calls)', (f) =>
       kb(f.heapGrowthPer1000),
     ),
@@ -160,6 +162,7 @@ function render(soaks: SoakFigures[], fuzz: FuzzFigures): string {
     `| credential sent to another origin, or in a message | ${fuzz.leaks} |`,
     `| request storms | ${fuzz.storms} (most requests in one case: ${fuzz.maxRequests}) |`,
     `| handles after close() | ${fuzz.handlesAfterClose} |`,
+    `| event loop delay, p99 / max (ms) | ${fuzz.loopDelayP99Ms} / ${fuzz.loopDelayMaxMs} |`,
     '',
     `Errors by code: ${Object.entries(fuzz.errors)
       .sort(([, x], [, y]) => y - x)

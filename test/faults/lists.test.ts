@@ -6,6 +6,7 @@ import { createMcpClient, TimeoutError, TooManyPagesError } from '@toolwire/clie
 import { HttpResponse } from 'msw';
 import { expect, test } from 'vitest';
 import { mcpServer, result, startFaultServer } from '../helpers/fault-server.ts';
+import { modernServer } from '../helpers/modern-server.ts';
 
 const pinned = { listen: false, protocolVersion: '2025-11-25' } as const;
 
@@ -81,4 +82,24 @@ test('a tools/list result whose tools is null is a typed error', async () => {
   );
   await using client = createMcpClient(server.url, pinned);
   await expect(client.listTools()).rejects.toMatchObject({ code: 'MALFORMED_MESSAGE' });
+});
+
+test('a tool whose schema nests hundreds of levels deep is dropped with a warning (found by the fuzz)', async () => {
+  let deep: Record<string, unknown> = { type: 'string' };
+  for (let level = 0; level < 500; level++) {
+    deep = { type: 'object', properties: { d: deep } };
+  }
+  await using server = await startFaultServer(
+    modernServer({ tools: [{ name: 'abyss', inputSchema: deep }] }),
+  );
+  await using client = createMcpClient(server.url, {
+    listen: false,
+    protocolVersion: '2026-07-28',
+  });
+  const warnings: Error[] = [];
+  client.on('warning', (error) => warnings.push(error));
+  const tools = await client.listTools();
+  expect(tools.map((tool) => tool.name)).not.toContain('abyss');
+  expect(tools.map((tool) => tool.name)).toContain('echo');
+  expect(warnings.map((warning) => warning.message).join()).toContain('nested deeper than');
 });

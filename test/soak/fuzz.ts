@@ -22,9 +22,12 @@ import {
 } from '@toolwire/client';
 import { BODY_LIMIT, EVENT_LIMIT, startHostileServer } from './hostile.ts';
 import { pick, sequence } from './seeded.ts';
+import { handlesAbove, settledHandles, timedLoop, within } from './watch.ts';
 
 export interface FuzzOptions {
   cases: number;
+  /** The first case's number (to run one case of a longer run again). */
+  first?: number;
   concurrency: number;
   seed: number;
   /** Each operation's deadline. */
@@ -46,6 +49,9 @@ export interface FuzzFigures {
   /** The most requests one case sent. */
   maxRequests: number;
   handlesAfterClose: number;
+  /** How late the client's event loop ran during the cases (see watch.ts). */
+  loopDelayMaxMs: number;
+  loopDelayP99Ms: number;
   errors: Record<string, number>;
   /** How often each production of the hostile grammar was served. */
   served: Record<string, number>;
@@ -76,6 +82,8 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzFigures> {
     storms: 0,
     maxRequests: 0,
     handlesAfterClose: 0,
+    loopDelayMaxMs: 0,
+    loopDelayP99Ms: 0,
     errors: {},
     served: {},
     anomalies: [],
@@ -86,12 +94,18 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzFigures> {
   try {
     const baseline = await settledHandles();
     const started = performance.now();
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: options.concurrency }, async () => {
-        while (next < options.cases) await runCase(next++, server, options, figures, note);
-      }),
+    const first = options.first ?? 0;
+    let next = first;
+    const timed = await timedLoop(() =>
+      Promise.all(
+        Array.from({ length: options.concurrency }, async () => {
+          while (next < first + options.cases)
+            await runCase(next++, server, options, figures, note);
+        }),
+      ),
     );
+    figures.loopDelayMaxMs = timed.loopDelayMaxMs;
+    figures.loopDelayP99Ms = timed.loopDelayP99Ms;
     figures.seconds = (performance.now() - started) / 1000;
     figures.handlesAfterClose = await handlesAbove(baseline);
   } finally {
@@ -193,49 +207,7 @@ async function runCase(
   }
 }
 
-type Settled = { kind: 'ok' } | { kind: 'error'; error: unknown } | { kind: 'hang' };
-
-function within(promise: Promise<unknown>, ms: number): Promise<Settled> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve({ kind: 'hang' }), ms);
-    promise.then(
-      () => {
-        clearTimeout(timer);
-        resolve({ kind: 'ok' });
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        resolve({ kind: 'error', error });
-      },
-    );
-  });
-}
-
 function describe(error: unknown): string {
   if (error instanceof Error) return `${error.name}: ${error.message.slice(0, 300)}`;
   return String(error).slice(0, 300);
-}
-
-function handles(): number {
-  return process
-    .getActiveResourcesInfo()
-    .filter((kind) => kind === 'TCPSocketWrap' || kind === 'Timeout').length;
-}
-
-async function settledHandles(): Promise<number> {
-  let count = handles();
-  for (let turn = 0, steady = 0; turn < 100 && steady < 10; turn++) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    const now = handles();
-    steady = now === count ? steady + 1 : 0;
-    count = now;
-  }
-  return count;
-}
-
-async function handlesAbove(baseline: number): Promise<number> {
-  for (let waited = 0; waited < 5_000 && handles() > baseline; waited += 20) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return Math.max(0, handles() - baseline);
 }

@@ -5,12 +5,16 @@
  *
  * Argument: the proxy's options as JSON ({ seed, rate, delayMs, kinds? }).
  */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { startCountingServer } from './counting-server.ts';
 import { startFaultProxy } from './fault-proxy.ts';
 
 const options = JSON.parse(process.argv[2] ?? '{}');
 const server = await startCountingServer();
 const proxy = await startFaultProxy({ upstream: server, ...options });
+// How late this process ran: a stalled proxy times calls out as surely as a broken client would.
+const loop = monitorEventLoopDelay({ resolution: 20 });
+loop.enable();
 process.send?.({ ready: { url: proxy.url, modernUrl: proxy.modernUrl } });
 process.on('message', async (message) => {
   if (message === 'report') {
@@ -19,6 +23,7 @@ process.on('message', async (message) => {
         executions: [...server.executions],
         faults: proxy.faults,
         requests: [...proxy.requests],
+        loopDelayMaxMs: Math.round(loop.max / 1e6),
       },
     });
   } else if (message === 'stop') {

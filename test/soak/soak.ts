@@ -22,6 +22,7 @@ import { createMcpClient, isMcpError, type McpClient, type McpError } from '@too
 import type { FaultKind, FaultRecord, RequestClass } from './fault-proxy.ts';
 import { FAULT_KINDS } from './fault-proxy.ts';
 import { chance } from './seeded.ts';
+import { handlesAbove, settledHandles, timedLoop, within } from './watch.ts';
 
 export type Era = 'stateful' | 'stateless';
 
@@ -68,6 +69,11 @@ export interface SoakFigures {
   falseNotRun: number;
   resentOnTrust: number;
   handlesAfterClose: number;
+  /** How late the client's event loop ran during the calls (see watch.ts). */
+  loopDelayMaxMs: number;
+  loopDelayP99Ms: number;
+  /** How late the servers' process (proxy and counting server) ran, at most. */
+  hostLoopDelayMaxMs: number;
   /**
    * Heap used (after GC) once every call is done, less what it was once the first quarter was
    * done, per 1,000 calls, with the client still open and no call in flight. The driver keeps
@@ -119,7 +125,11 @@ export async function runSoak(options: SoakOptions): Promise<SoakFigures> {
       retry: { ...options.retry, retries },
     });
     const started = performance.now();
-    const records = await drive(client, options, note);
+    const {
+      result: records,
+      loopDelayMaxMs,
+      loopDelayP99Ms,
+    } = await timedLoop(() => drive(client, options, note));
     const seconds = (performance.now() - started) / 1000;
     const heapGrowthPer1000 =
       records.heapAtQuarter === undefined
@@ -152,6 +162,9 @@ export async function runSoak(options: SoakOptions): Promise<SoakFigures> {
       falseNotRun: 0,
       resentOnTrust: 0,
       handlesAfterClose,
+      loopDelayMaxMs,
+      loopDelayP99Ms,
+      hostLoopDelayMaxMs: report.loopDelayMaxMs,
       heapGrowthPer1000,
       errors: {},
       byKind: Object.fromEntries(
@@ -275,25 +288,6 @@ async function drive(
   return { calls, misrouted, heapAtQuarter };
 }
 
-type Settled<T> = { kind: 'ok'; value: T } | { kind: 'error'; error: unknown } | { kind: 'hang' };
-
-/** A promise's outcome, or `hang` when it has not settled in `ms`. */
-function within<T>(promise: Promise<T>, ms: number): Promise<Settled<T>> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve({ kind: 'hang' }), ms);
-    promise.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve({ kind: 'ok', value });
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        resolve({ kind: 'error', error });
-      },
-    );
-  });
-}
-
 function describe(error: unknown): string {
   if (isMcpError(error)) {
     const e = error as McpError;
@@ -307,6 +301,7 @@ interface Report {
   executions: [string, number][];
   faults: FaultRecord[];
   requests: [RequestClass, number][];
+  loopDelayMaxMs: number;
 }
 
 interface Host {
@@ -355,33 +350,6 @@ async function startHost(options: SoakOptions): Promise<Host> {
       await exited;
     },
   };
-}
-
-/** Open sockets and timers in this process: what a client could leave behind. */
-function handles(): number {
-  return process
-    .getActiveResourcesInfo()
-    .filter((kind) => kind === 'TCPSocketWrap' || kind === 'Timeout').length;
-}
-
-/** The count once it has stopped changing for 200 ms (earlier work settles a few turns later). */
-async function settledHandles(): Promise<number> {
-  let count = handles();
-  for (let turn = 0, steady = 0; turn < 100 && steady < 10; turn++) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    const now = handles();
-    steady = now === count ? steady + 1 : 0;
-    count = now;
-  }
-  return count;
-}
-
-/** What stays above `baseline` once the closed client's sockets are released (up to 5 s). */
-async function handlesAbove(baseline: number): Promise<number> {
-  for (let waited = 0; waited < 5_000 && handles() > baseline; waited += 20) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return Math.max(0, handles() - baseline);
 }
 
 /** Heap used after two full collections, once what the last calls left for later has gone. */

@@ -218,9 +218,13 @@ export class McpClient implements AsyncDisposable {
       'tools/list',
       async () => {
         const listing = await this.#listAll<unknown>('tools/list', 'tools', options);
-        const tools = this.#wellFormed<Tool>(listing.value, 'tools/list', isTool);
-        const screened = this.#dialect!.screenTools(tools);
-        return { value: withUi(screened), freshForMs: listing.freshForMs };
+        try {
+          const tools = this.#wellFormed<Tool>(listing.value, 'tools/list', isTool);
+          const screened = this.#dialect!.screenTools(tools);
+          return { value: withUi(screened), freshForMs: listing.freshForMs };
+        } catch (error) {
+          throw typedError(error, { url: this.url, method: 'tools/list' });
+        }
       },
       options.refresh,
     );
