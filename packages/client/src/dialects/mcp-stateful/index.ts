@@ -324,8 +324,9 @@ export class StatefulDialect implements Dialect {
       .catch((error: unknown) => {
         this.#renewFailures += 1;
         const { minDelayMs, maxDelayMs } = this.#config.retry;
-        const backoff = Math.min(minDelayMs * 2 ** (this.#renewFailures - 1), maxDelayMs);
-        this.#renewAfter = performance.now() + backoff * (1 + Math.random());
+        // As p-retry does: doubling, with jitter, never past maxDelayMs.
+        const jittered = minDelayMs * 2 ** (this.#renewFailures - 1) * (1 + Math.random());
+        this.#renewAfter = performance.now() + Math.min(jittered, maxDelayMs);
         throw error;
       })
       .finally(() => {
