@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Deadline } from '../deadline.ts';
 import {
   AbortedError,
+  AuthorizationError,
   HttpStatusError,
   MalformedMessageError,
   StreamTruncatedError,
@@ -66,6 +67,11 @@ describe('mayHaveActed', () => {
     { what: 'a malformed answer', error: new MalformedMessageError('x'), acted: true },
     { what: 'a timeout mid-request', error: new TimeoutError(10), acted: true },
     { what: 'an internal failure marked acted: false', error: { acted: false }, acted: false },
+    {
+      what: 'credentials refused for good',
+      error: new AuthorizationError('rejected', 'refused'),
+      acted: false,
+    },
   ])('$what: $acted', ({ error, acted }) => {
     expect(mayHaveActed(error)).toBe(acted);
   });

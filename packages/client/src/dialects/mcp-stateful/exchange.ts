@@ -233,9 +233,10 @@ async function resume(
       return { stream: response };
     text = await readText(response, config.maxResponseBytes, config.url, signal);
   } catch (error) {
-    if (error instanceof TransportError && !signal.aborted)
-      return { failure: error, retryAfterMs: undefined };
-    throw error;
+    if (signal.aborted || error instanceof SessionNotFound) throw error;
+    if (error instanceof TransportError) return { failure: error, retryAfterMs: undefined };
+    // Anything else (a refused token, a body too large) ends the stream: the POST stands.
+    throw new StreamTruncatedError({ ...where, cause: error });
   }
   const failure = statusError(response, text, { url: config.url, method: 'GET' });
   if (RESUME_AGAIN.has(response.status)) return { failure, retryAfterMs: failure.retryAfterMs };
