@@ -1,5 +1,6 @@
 /**
- * The short fuzz: 150 clients (16 at a time, 1 s deadlines), each against a hostile server drawn from a seed (hostile.ts).
+ * The short fuzz: 150 clients (16 at a time, 1 s deadlines), each against a hostile server
+ * drawn from a seed (hostile.ts).
  * No crash, no hang, every error typed, no credential sent to another origin, no request storm,
  * nothing left open. The long run (10,000 cases) is `bench/soak.ts`; its figures are in
  * bench/results.
