@@ -161,6 +161,7 @@ function render(soaks: SoakFigures[], fuzz: FuzzFigures): string {
     `| crashes (uncaught, unhandled) | ${fuzz.crashes} |`,
     `| hangs | ${fuzz.hangs} |`,
     `| untyped errors or warnings | ${fuzz.untyped} |`,
+    `| InternalError (a bug of the client's own, typed at its boundary) | ${fuzz.internal} |`,
     `| credential sent to another origin, or in a message | ${fuzz.leaks} |`,
     `| request storms | ${fuzz.storms} (most requests in one case: ${fuzz.maxRequests}) |`,
     `| handles after close() | ${fuzz.handlesAfterClose} |`,

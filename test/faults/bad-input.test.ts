@@ -16,6 +16,7 @@ import {
 import { HttpResponse, http } from 'msw';
 import { expect, test } from 'vitest';
 import { mcpServer, result, sseBody, sseEvent, startFaultServer } from '../helpers/fault-server.ts';
+import { modernServer } from '../helpers/modern-server.ts';
 
 const fast = { retry: { minDelayMs: 1, maxDelayMs: 5 } };
 
@@ -284,4 +285,26 @@ test('initialize refused with a list of revisions the client does not speak is a
   const error = await client.connect().catch((e: unknown) => e);
   expect(error).toBeInstanceOf(UnsupportedVersionError);
   expect(error).toMatchObject({ offered: '2026-07-28' });
+});
+
+test('an input_required whose requests are not requests is a MalformedMessageError (found by the fuzz)', async () => {
+  await using server = await startFaultServer(
+    modernServer({
+      override: (message) =>
+        message.method === 'tools/call'
+          ? HttpResponse.json({
+              jsonrpc: '2.0',
+              id: message.id,
+              result: { resultType: 'input_required', inputRequests: { a: null } },
+            })
+          : undefined,
+    }),
+  );
+  await using client = createMcpClient(server.url, {
+    listen: false,
+    protocolVersion: '2026-07-28',
+  });
+  const error = await client.callTool('echo', { text: 'x' }).catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(MalformedMessageError);
+  expect((error as Error).message).toContain('input request "a" that is not a request');
 });

@@ -15,6 +15,7 @@ test('hostile servers: no crash, no hang, every error typed, no credential leake
     crashes: 0,
     hangs: 0,
     untyped: 0,
+    internal: 0,
     leaks: 0,
     storms: 0,
     handlesAfterClose: 0,

@@ -8,6 +8,7 @@
  *   (one deadline for each; `callTool` may look the tool up twice and list again, under deadlines
  *   of their own, so it gets five)
  * - untyped: a rejection, or a `warning` event, that is not a toolwire error
+ * - internal: an InternalError (typed, but the client's own bug wrapped at its boundary)
  * - leaks: a request carrying the client's credential that reached another origin, or the
  *   credential in an error's message
  * - storms: a case that sent more requests than its deadlines allow at the client's floor pause
@@ -43,6 +44,7 @@ export interface FuzzFigures {
   crashes: number;
   hangs: number;
   untyped: number;
+  internal: number;
   leaks: number;
   /** Cases that sent more requests than their deadlines and the resume floor allow. */
   storms: number;
@@ -78,6 +80,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzFigures> {
     crashes: 0,
     hangs: 0,
     untyped: 0,
+    internal: 0,
     leaks: 0,
     storms: 0,
     maxRequests: 0,
@@ -164,6 +167,10 @@ async function runCase(
     if (!isMcpError(error)) {
       figures.untyped += 1;
       note(`case ${n}: untyped ${what}: ${describe(error)}`);
+    } else if (error.code === 'INTERNAL') {
+      figures.internal += 1;
+      const cause = error.cause instanceof Error ? error.cause.stack : String(error.cause);
+      note(`case ${n}: internal ${what}: ${String(cause).split('\n').slice(0, 4).join(' | ')}`);
     }
   };
   client.on('warning', (warning) => judge('warning', warning));
