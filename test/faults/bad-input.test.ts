@@ -16,6 +16,7 @@ import {
 import { HttpResponse, http } from 'msw';
 import { expect, test } from 'vitest';
 import { mcpServer, result, sseBody, sseEvent, startFaultServer } from '../helpers/fault-server.ts';
+import { modernServer } from '../helpers/modern-server.ts';
 
 const fast = { retry: { minDelayMs: 1, maxDelayMs: 5 } };
 
@@ -68,7 +69,10 @@ test('an HTML error page with status 500 is an HttpStatusError with the page exc
     code: 'HTTP_STATUS',
     status: 500,
     bodyExcerpt: '<h1>Internal oops</h1>',
-    retryable: true,
+    // The server may have run the call before it failed: a call that is not idempotent is not
+    // safe to send again.
+    mayHaveRun: true,
+    retryable: false,
   });
 });
 
@@ -188,6 +192,8 @@ test('a server that never answers fails with a TimeoutError at the deadline', as
     ),
   );
   await using client = createMcpClient(server.url, fast);
+  // Connected and listed first: the deadline under test is the call's alone.
+  await client.listTools();
   const error = await client.callTool('safe', {}, { timeoutMs: 150 }).catch((e: unknown) => e);
   expect(error).toBeInstanceOf(TimeoutError);
   expect(error).toMatchObject({ code: 'TIMEOUT', method: 'tools/call', tool: 'safe' });
@@ -279,4 +285,26 @@ test('initialize refused with a list of revisions the client does not speak is a
   const error = await client.connect().catch((e: unknown) => e);
   expect(error).toBeInstanceOf(UnsupportedVersionError);
   expect(error).toMatchObject({ offered: '2026-07-28' });
+});
+
+test('an input_required whose requests are not requests is a MalformedMessageError (found by the fuzz)', async () => {
+  await using server = await startFaultServer(
+    modernServer({
+      override: (message) =>
+        message.method === 'tools/call'
+          ? HttpResponse.json({
+              jsonrpc: '2.0',
+              id: message.id,
+              result: { resultType: 'input_required', inputRequests: { a: null } },
+            })
+          : undefined,
+    }),
+  );
+  await using client = createMcpClient(server.url, {
+    listen: false,
+    protocolVersion: '2026-07-28',
+  });
+  const error = await client.callTool('echo', { text: 'x' }).catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(MalformedMessageError);
+  expect((error as Error).message).toContain('input request "a" that is not a request');
 });

@@ -91,7 +91,7 @@ test('a connection reset after the request was written never re-sends a non-idem
   await using client = createMcpClient(server.url, fast);
   const error = await client.callTool('unsafe').catch((e: unknown) => e);
   expect(error).toBeInstanceOf(TransportError);
-  expect(error).toMatchObject({ requestSent: true, retryable: true });
+  expect(error).toMatchObject({ requestSent: true, mayHaveRun: true, retryable: false });
   expect(server.callsOf('tools/call')).toHaveLength(1);
 });
 

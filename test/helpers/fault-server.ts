@@ -200,3 +200,124 @@ export function sseBody(
 export function sseEvent(data: unknown, id?: string): string {
   return `${id === undefined ? '' : `id: ${id}\n`}data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`;
 }
+
+/** The sessions a `sessionServer` keeps; tests read and drop them. */
+export interface Sessions {
+  /** Every session id the server handed out, in order (`s-1`, `s-2`, ...). */
+  opened: string[];
+  /** The sessions the server still knows. */
+  live: Set<string>;
+  /** Forgets every session: a request carrying one is answered 404 from now on. */
+  drop(): void;
+}
+
+/** A fault handler that also sees the session the request carried (`undefined` for none). */
+export type SessionFault = (
+  message: JsonRpc,
+  request: Request,
+  session: string | undefined,
+) => Reply | Promise<Reply>;
+
+/**
+ * A stateful MCP server on `/mcp` that keeps sessions as a real one does: each `initialize` opens
+ * a new one (`s-1`, `s-2`, ...), a request carrying a session the server forgot gets 404, and one
+ * carrying none gets the official SDK's 400 / -32000. `fault` sees every POST first (initialize
+ * and notifications included) and `get` every GET of a known session; `undefined` falls back to
+ * a sane answer.
+ */
+export function sessionServer(
+  fault: SessionFault,
+  options: { get?: (request: Request, session: string) => Reply | Promise<Reply> } = {},
+): { handlers: RequestHandler[]; sessions: Sessions } {
+  const sessions: Sessions = {
+    opened: [],
+    live: new Set(),
+    drop: () => sessions.live.clear(),
+  };
+  const known = (request: Request): Response | string => {
+    const id = request.headers.get('mcp-session-id');
+    if (id === null) {
+      return HttpResponse.json(
+        {
+          jsonrpc: '2.0',
+          id: null,
+          error: { code: -32000, message: 'Bad Request: Server not initialized' },
+        },
+        { status: 400 },
+      );
+    }
+    return sessions.live.has(id) ? id : new HttpResponse(null, { status: 404 });
+  };
+  const reply = (value: Reply): Response | undefined =>
+    value === CUT ? new HttpResponse(null, { headers: { 'x-fault': 'cut' } }) : value;
+  const handlers = [
+    http.get('*/mcp', async ({ request }) => {
+      const session = known(request);
+      if (typeof session !== 'string') return session;
+      return (
+        reply(await options.get?.(request, session)) ?? new HttpResponse(null, { status: 405 })
+      );
+    }),
+    http.delete('*/mcp', () => new HttpResponse(null, { status: 204 })),
+    http.post('*/mcp', async ({ request }) => {
+      const message = (await request.clone().json()) as JsonRpc;
+      if (message.method === 'initialize') {
+        const faulted = reply(await fault(message, request, undefined));
+        if (faulted) return faulted;
+        const id = `s-${sessions.opened.length + 1}`;
+        sessions.opened.push(id);
+        sessions.live.add(id);
+        return HttpResponse.json(
+          {
+            jsonrpc: '2.0',
+            id: message.id,
+            result: {
+              protocolVersion: '2025-11-25',
+              capabilities: { tools: {} },
+              serverInfo: { name: 'session-server', version: '1.0.0' },
+            },
+          },
+          { headers: { 'mcp-session-id': id } },
+        );
+      }
+      const session = known(request);
+      if (typeof session !== 'string') return session;
+      const faulted = reply(await fault(message, request, session));
+      if (faulted) return faulted;
+      if (message.id === undefined) return new HttpResponse(null, { status: 202 });
+      if (message.method === 'tools/list') {
+        return HttpResponse.json({ jsonrpc: '2.0', id: message.id, result: { tools: TOOLS } });
+      }
+      return HttpResponse.json({ jsonrpc: '2.0', id: message.id, result: {} });
+    }),
+  ];
+  return { handlers, sessions };
+}
+
+/**
+ * An SSE body that sends `events` at once, then stays open until `until` settles: resolved, the
+ * stream ends cleanly; rejected, the connection drops. Never settled, it stays open.
+ */
+export function sseHeld(
+  events: string[],
+  until: Promise<unknown> = new Promise(() => {}),
+): Response {
+  const encoder = new TextEncoder();
+  let sent = false;
+  const stream = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (!sent) {
+        sent = true;
+        controller.enqueue(encoder.encode(events.join('')));
+        return;
+      }
+      try {
+        await until;
+        controller.close();
+      } catch {
+        controller.error(new Error('cut'));
+      }
+    },
+  });
+  return new Response(stream, { headers: { 'content-type': 'text/event-stream' } });
+}

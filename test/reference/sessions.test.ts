@@ -119,7 +119,12 @@ test('a session that vanishes while a non-idempotent call is being resumed ends 
   server.faults.dropSessions();
   const error = await call;
   expect(error).toBeInstanceOf(SessionExpiredError);
-  expect(error).toMatchObject({ code: 'SESSION_EXPIRED', tool: 'count', retryable: true });
+  expect(error).toMatchObject({
+    code: 'SESSION_EXPIRED',
+    tool: 'count',
+    mayHaveRun: true,
+    retryable: false,
+  });
   // The client is usable again: it started a new session.
   expect((await client.callTool('echo', { text: 'again' })).content[0]).toEqual({
     type: 'text',

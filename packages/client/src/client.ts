@@ -15,7 +15,7 @@ import {
   runCall,
 } from './call.ts';
 import { openDialect } from './connection.ts';
-import { Deadline } from './deadline.ts';
+import { Deadline, raceAbort } from './deadline.ts';
 import type { Dialect, Operation, Progress } from './dialects/dialect.ts';
 import {
   ClientClosedError,
@@ -23,7 +23,9 @@ import {
   HeaderMismatchError,
   JsonRpcError,
   MalformedMessageError,
+  settle,
   ToolNotFoundError,
+  TooManyPagesError,
   typedError,
   usageError,
 } from './errors.ts';
@@ -117,9 +119,6 @@ export interface ListToolsOptions extends ListOptions {
    */
   forModel?: boolean;
 }
-
-/** A guard against servers that hand out cursors forever. */
-const MAX_PAGES = 1_000;
 
 export class McpClient implements AsyncDisposable {
   readonly url: string;
@@ -218,9 +217,14 @@ export class McpClient implements AsyncDisposable {
     const tools = await this.#cache.get(
       'tools/list',
       async () => {
-        const listing = await this.#listAll<Tool>('tools/list', 'tools', options);
-        const screened = this.#dialect!.screenTools(listing.value);
-        return { value: withUi(screened), freshForMs: listing.freshForMs };
+        const listing = await this.#listAll<unknown>('tools/list', 'tools', options);
+        try {
+          const tools = this.#wellFormed<Tool>(listing.value, 'tools/list', isTool);
+          const screened = this.#dialect!.screenTools(tools);
+          return { value: withUi(screened), freshForMs: listing.freshForMs };
+        } catch (error) {
+          throw typedError(error, { url: this.url, method: 'tools/list' });
+        }
       },
       options.refresh,
     );
@@ -461,7 +465,11 @@ export class McpClient implements AsyncDisposable {
     return this.#cache.get(method, () => this.#listAll<T>(method, key, options), options.refresh);
   }
 
-  /** Every page of a list; fresh for as long as its least fresh page. */
+  /**
+   * Every page of a list, under one deadline; fresh for as long as its least fresh page. A
+   * cursor seen before ends the list (a server that loops would hang us); more than `maxPages`
+   * pages is an error.
+   */
   async #listAll<T>(
     method: string,
     key: string,
@@ -471,21 +479,72 @@ export class McpClient implements AsyncDisposable {
     const seen = new Set<string>();
     let freshForMs = Number.POSITIVE_INFINITY;
     let cursor: string | undefined;
-    for (let page = 0; page < MAX_PAGES; page++) {
+    using deadline = this.#deadline(options, { url: this.url, method });
+    for (let page = 1; ; page++) {
       const params = cursor === undefined ? undefined : { cursor };
-      const result = await this.#request({ method, params, idempotent: true }, options);
+      const result = await this.#request({ method, params, idempotent: true }, options, deadline);
       items.push(...(expectArray(result, key, method, this.url)[key] as T[]));
       freshForMs = Math.min(freshForMs, this.#dialect!.freshFor(result, method));
       const next = result['nextCursor'];
-      // Stop on a missing or empty cursor, and on one we have seen: a server that loops would hang us.
       if (typeof next !== 'string' || next === '' || seen.has(next)) break;
+      if (page >= this.#options.maxPages) {
+        throw new TooManyPagesError(this.#options.maxPages, {
+          url: this.url,
+          method,
+          mayHaveRun: true,
+          retryable: false,
+        });
+      }
       seen.add(next);
       cursor = next;
     }
     return { value: items, freshForMs };
   }
 
-  async #request(start: CallStart | Operation, options: CallToolOptions): Promise<JsonObject> {
+  /** Drops the entries of a listing the client cannot use, each with a `warning`. */
+  #wellFormed<T>(
+    entries: unknown[],
+    method: string,
+    check: (entry: unknown) => string | undefined,
+  ): T[] {
+    const kept: T[] = [];
+    for (const entry of entries) {
+      const problem = check(entry);
+      if (problem === undefined) kept.push(entry as T);
+      else {
+        this.#events.emit(
+          'warning',
+          new MalformedMessageError(`${method} entry dropped: ${problem}`, {
+            url: this.url,
+            method,
+          }),
+        );
+      }
+    }
+    return kept;
+  }
+
+  #deadline(
+    options: RequestOptions,
+    context: { url: string; method: string; tool?: string | undefined },
+  ) {
+    return new Deadline({
+      timeoutMs: options.timeoutMs ?? this.#options.timeoutMs,
+      maxTimeoutMs: options.maxTimeoutMs ?? this.#options.maxTimeoutMs,
+      signal: options.signal,
+      context,
+    });
+  }
+
+  /**
+   * Runs one call under its deadline (`shared`, for the pages of one list), and settles what its
+   * error says about the call: whether it may have run, and whether sending it again is safe.
+   */
+  async #request(
+    start: CallStart | Operation,
+    options: CallToolOptions,
+    shared?: Deadline,
+  ): Promise<JsonObject> {
     const call: CallStart = 'method' in start ? { operation: start } : start;
     const where =
       'operation' in call
@@ -493,12 +552,9 @@ export class McpClient implements AsyncDisposable {
         : { method: 'tools/call', tool: call.handle.tool };
     if (this.#closing) throw new ClientClosedError({ url: this.url, ...where });
     const observer = this.#observer === undefined ? await this.#observe() : this.#observer;
-    using deadline = new Deadline({
-      timeoutMs: options.timeoutMs ?? this.#options.timeoutMs,
-      maxTimeoutMs: options.maxTimeoutMs ?? this.#options.maxTimeoutMs,
-      signal: options.signal,
-      context: { url: this.url, ...where },
-    });
+    const own = shared ? undefined : this.#deadline(options, { url: this.url, ...where });
+    const deadline = (shared ?? own)!;
+    const idempotent = 'operation' in call && call.operation.idempotent;
     const span = observer ? this.#operationSpan(observer, call) : NO_SPAN;
     bindSpan(deadline, span);
     this.#calls.add(deadline);
@@ -539,11 +595,15 @@ export class McpClient implements AsyncDisposable {
       span.end({ toolError: raw['isError'] === true });
       return raw;
     } catch (error) {
-      const typed = typedError(error, { url: this.url, ...where });
+      const typed = settle(typedError(error, { url: this.url, ...where }), {
+        mayHaveRun: deadline.mayHaveRun,
+        idempotent,
+      });
       span.end({ error: typed });
       throw typed;
     } finally {
       this.#calls.delete(deadline);
+      own?.[Symbol.dispose]();
     }
   }
 
@@ -578,12 +638,7 @@ export class McpClient implements AsyncDisposable {
     );
     const own = deadline
       ? undefined
-      : new Deadline({
-          timeoutMs: options.timeoutMs ?? this.#options.timeoutMs,
-          maxTimeoutMs: options.maxTimeoutMs ?? this.#options.maxTimeoutMs,
-          signal: options.signal,
-          context: { url: this.url, method: 'initialize' },
-        });
+      : this.#deadline(options, { url: this.url, method: 'initialize' });
     try {
       return await raceAbort(this.#connecting, (deadline ?? own)!.signal);
     } finally {
@@ -664,8 +719,18 @@ function finished(
     checkStructuredContent(result, schemaOf(result), context);
     return result;
   } catch (error) {
-    throw typedError(error, context);
+    // The server has run the call: whatever failed here says so.
+    throw settle(typedError(error, context), { mayHaveRun: true, idempotent: false });
   }
+}
+
+/** What is wrong with a tool entry of a listing, if anything: the client needs a name and a schema. */
+function isTool(entry: unknown): string | undefined {
+  if (!isObject(entry)) return `${entry === null ? 'null' : typeof entry} instead of a tool`;
+  if (typeof entry['name'] !== 'string' || entry['name'] === '') return 'a tool without a name';
+  if (!isObject(entry['inputSchema']))
+    return `tool "${entry['name']}" without an inputSchema object`;
+  return undefined;
 }
 
 function expectArray(result: JsonObject, key: string, method: string, url: string): JsonObject {
@@ -673,14 +738,4 @@ function expectArray(result: JsonObject, key: string, method: string, url: strin
     throw new MalformedMessageError(`${method} result without a "${key}" array`, { url, method });
   }
   return result;
-}
-
-/** Waits for a shared promise, but lets one caller's signal stop its own wait. */
-function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }

@@ -139,6 +139,16 @@ describe('sleep', () => {
     await expect(slept).rejects.toBe(reason);
   });
 
+  it('waits out a wait too long for a timer rather than firing at once', async () => {
+    // A server may ask for `retry: 99999999999999`; a timer past 2^31-1 ms would fire at once.
+    let done = false;
+    void sleep(99_999_999_999_999, new AbortController().signal).then(() => {
+      done = true;
+    });
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(done).toBe(false);
+  });
+
   it("rejects at once with the signal's reason when the signal is already aborted", async () => {
     const reason = new Error('already');
     await expect(sleep(10_000, AbortSignal.abort(reason))).rejects.toBe(reason);

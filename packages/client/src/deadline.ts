@@ -1,7 +1,9 @@
 /**
  * One AbortSignal per call: it fires when the caller aborts or the deadline passes, and its
  * reason is already the toolwire error to throw (AbortedError or TimeoutError). Progress can push
- * the deadline back, never past the hard cap measured from the call's start.
+ * the deadline back, never past the hard cap measured from the call's start. Every request of the
+ * call (pages, input rounds, retries, resumes, the wait for a renewed session) runs under it, and
+ * it keeps the one fact about the call those requests share: whether the server may have run it.
  */
 import { EventEmitter } from 'node:events';
 import { AbortedError, type ErrorContext, TimeoutError } from './errors.ts';
@@ -34,6 +36,11 @@ function expire(deadline: Deadline): void {
 
 export class Deadline implements Disposable {
   readonly signal: AbortSignal;
+  /**
+   * Whether a request of the call may have reached the server and been acted on (see
+   * transport/retry.ts): once true, a call that is not idempotent is never sent again.
+   */
+  mayHaveRun = false;
   readonly #controller = new AbortController();
   readonly #wire = new EventEmitter();
   readonly #options: DeadlineOptions;
@@ -107,7 +114,13 @@ export class Deadline implements Disposable {
   }
 }
 
-/** Resolves after `ms`, or rejects with the signal's reason as soon as it aborts. */
+/** The longest wait a timer takes; a longer one would fire at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * Resolves after `ms` (at most about 24 days: a server asking for longer gets that), or rejects
+ * with the signal's reason as soon as it aborts.
+ */
 export function sleep(ms: number, signal: AbortSignal): Promise<void> {
   if (signal.aborted) return Promise.reject(signal.reason);
   return new Promise((resolve, reject) => {
@@ -115,10 +128,23 @@ export function sleep(ms: number, signal: AbortSignal): Promise<void> {
       clearTimeout(timer);
       reject(signal.reason);
     };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
+    const timer = setTimeout(
+      () => {
+        signal.removeEventListener('abort', onAbort);
+        resolve();
+      },
+      Math.min(Math.max(0, ms), MAX_TIMER_MS),
+    );
     signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** Waits for a shared promise, but lets one caller's signal stop its own wait. */
+export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });
 }

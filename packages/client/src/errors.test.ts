@@ -15,6 +15,7 @@ import {
   SessionExpiredError,
   StoreUnavailableError,
   StreamTruncatedError,
+  settle,
   TimeoutError,
   ToolNotFoundError,
   TransportError,
@@ -54,12 +55,48 @@ describe('error classes', () => {
     },
   );
 
-  it('marks only timeouts, expired sessions and unavailable stores retryable by default', () => {
+  it('marks only timeouts, expired sessions, unavailable stores and cut streams transient by default', () => {
     // Transport and status errors are always built with an explicit verdict (see http.ts).
     const retryable = every
       .filter(([code, error]) => error.retryable && code !== 'TRANSPORT' && code !== 'HTTP_STATUS')
       .map(([code]) => code);
-    expect(retryable.sort()).toEqual(['SESSION_EXPIRED', 'STORE_UNAVAILABLE', 'TIMEOUT']);
+    expect(retryable.sort()).toEqual([
+      'SESSION_EXPIRED',
+      'STORE_UNAVAILABLE',
+      'STREAM_TRUNCATED',
+      'TIMEOUT',
+    ]);
+  });
+
+  it('says the call may have run whenever the server answered something unusable', () => {
+    const ran = every.filter(([, error]) => error.mayHaveRun).map(([code]) => code);
+    expect(ran.sort()).toEqual([
+      'CONTENT_TYPE',
+      'MALFORMED_MESSAGE',
+      'OUTPUT_VALIDATION',
+      'RESPONSE_TOO_LARGE',
+      'STREAM_TRUNCATED',
+    ]);
+  });
+
+  it('settles a call: retryable only when transient and safe to send again', () => {
+    const settled = (error: McpError, mayHaveRun: boolean, idempotent: boolean) =>
+      settle(error, { mayHaveRun, idempotent }) as McpError;
+    expect(settled(new TimeoutError(1), true, false)).toMatchObject({
+      mayHaveRun: true,
+      retryable: false,
+    });
+    expect(settled(new TimeoutError(1), true, true)).toMatchObject({ retryable: true });
+    expect(settled(new TimeoutError(1), false, false)).toMatchObject({ retryable: true });
+    // An error that knows the call ran keeps saying so, whatever the call's record says.
+    expect(settled(new StreamTruncatedError(), false, false)).toMatchObject({
+      mayHaveRun: true,
+      retryable: false,
+    });
+    // Not transient: never retryable, even when safe.
+    expect(settled(new JsonRpcError(-32602, 'x'), false, true)).toMatchObject({ retryable: false });
+    const plain = new Error('x');
+    expect(settle(plain, { mayHaveRun: true, idempotent: false })).toBe(plain);
   });
 
   it('lets the caller override the retryable default', () => {

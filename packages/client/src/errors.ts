@@ -1,9 +1,10 @@
 /**
  * One error hierarchy for everything the client can fail with.
  *
- * Every error has a stable string `code` to branch on, a `retryable` flag that says whether the
- * same call may succeed if tried again later, the original `cause`, and the context a user needs
- * to act: the URL, HTTP status, JSON-RPC method, tool name and an excerpt of what the server sent.
+ * Every error has a stable string `code` to branch on, `mayHaveRun` (whether the server may have
+ * acted on the call), `retryable` (whether sending the same call again is safe and may succeed),
+ * the original `cause`, and the context a user needs to act: the URL, HTTP status, JSON-RPC
+ * method, tool name and an excerpt of what the server sent.
  */
 
 import type { CallHandle } from './handles.ts';
@@ -49,6 +50,7 @@ export type McpErrorCode =
   | 'HANDLE_EXPIRED'
   | 'TASK_FAILED'
   | 'TASK_CANCELLED'
+  | 'TOO_MANY_PAGES'
   | 'TIMEOUT'
   | 'ABORTED'
   | 'CLIENT_CLOSED'
@@ -58,14 +60,27 @@ export type McpErrorCode =
 
 interface McpErrorOptions extends ErrorContext {
   cause?: unknown;
+  /** Whether the failure may pass if the call is sent again; settled per call (see `settle`). */
   retryable?: boolean;
+  mayHaveRun?: boolean;
   handle?: CallHandle | undefined;
 }
 
 export class McpError extends Error {
   override readonly name: string = 'McpError';
   readonly code: McpErrorCode;
+  /**
+   * Sending the same call again is safe, as it is, and may succeed: the failure was transient
+   * (the connection, the server's load, the deadline) and the call either did not run or is
+   * idempotent. Never true for a call that may have run and is not idempotent.
+   */
   readonly retryable: boolean;
+  /**
+   * The server may have acted on the call: a request of it may have reached the server, and
+   * nothing the server said proves it did not run. False only when the call was never sent, or
+   * every request of it was refused (connection refused, 429, 503, a JSON-RPC protocol error...).
+   */
+  readonly mayHaveRun: boolean;
   readonly url: string | undefined;
   readonly status: number | undefined;
   readonly method: string | undefined;
@@ -82,6 +97,7 @@ export class McpError extends Error {
     super(withContext(message, options), { cause: options.cause });
     this.code = code;
     this.retryable = options.retryable ?? false;
+    this.mayHaveRun = options.mayHaveRun ?? false;
     this.url = options.url;
     this.status = options.status;
     this.method = options.method;
@@ -97,6 +113,22 @@ export class McpError extends Error {
 /** Records on `error` the deferred work it interrupted; returns the error. */
 export function withHandle<E extends McpError>(error: E, handle: CallHandle | undefined): E {
   Object.defineProperty(error, 'handle', { value: handle, enumerable: false, configurable: true });
+  return error;
+}
+
+/**
+ * Settles what a call's error says about the call as a whole: it may have run if any request of
+ * the call may have reached the server, and it is retryable only if its failure was transient and
+ * sending it again cannot run it twice. Settling twice only ever lowers `retryable`.
+ */
+export function settle(
+  error: unknown,
+  call: { mayHaveRun: boolean; idempotent: boolean },
+): unknown {
+  if (!(error instanceof McpError)) return error;
+  const settled = error as { mayHaveRun: boolean; retryable: boolean };
+  settled.mayHaveRun = error.mayHaveRun || call.mayHaveRun;
+  settled.retryable = error.retryable && (call.idempotent || !settled.mayHaveRun);
   return error;
 }
 
@@ -205,12 +237,18 @@ export class GrpcStatusError extends McpError {
   }
 }
 
-/** The response's media type is not one the protocol allows here (an HTML error page, say). */
+/**
+ * The response's media type is not one the protocol allows here (an HTML error page, say).
+ * Something answered: the call may have run.
+ */
 export class ContentTypeError extends McpError {
   override readonly name = 'ContentTypeError';
   readonly contentType: string;
   constructor(contentType: string, options: McpErrorOptions = {}) {
-    super('CONTENT_TYPE', `unexpected content type "${contentType || '(none)'}"`, options);
+    super('CONTENT_TYPE', `unexpected content type "${contentType || '(none)'}"`, {
+      mayHaveRun: true,
+      ...options,
+    });
     this.contentType = contentType;
   }
 }
@@ -220,24 +258,34 @@ export class ResponseTooLargeError extends McpError {
   override readonly name = 'ResponseTooLargeError';
   readonly limit: number;
   constructor(what: 'body' | 'event', limit: number, options: McpErrorOptions = {}) {
-    super('RESPONSE_TOO_LARGE', `response ${what} exceeds ${limit} bytes`, options);
+    super('RESPONSE_TOO_LARGE', `response ${what} exceeds ${limit} bytes`, {
+      mayHaveRun: true,
+      ...options,
+    });
     this.limit = limit;
   }
 }
 
-/** An SSE stream ended before the response it owed us, and could not be resumed. */
+/**
+ * An SSE stream ended before the response it owed us, and could not be resumed. The server
+ * accepted the request: the call may have run.
+ */
 export class StreamTruncatedError extends McpError {
   override readonly name = 'StreamTruncatedError';
   constructor(options: McpErrorOptions = {}) {
-    super('STREAM_TRUNCATED', 'event stream ended before the response arrived', options);
+    super('STREAM_TRUNCATED', 'event stream ended before the response arrived', {
+      retryable: true,
+      mayHaveRun: true,
+      ...options,
+    });
   }
 }
 
-/** The server sent something that is not a JSON-RPC message we can use. */
+/** The server sent something that is not a JSON-RPC message we can use: the call may have run. */
 export class MalformedMessageError extends McpError {
   override readonly name = 'MalformedMessageError';
   constructor(detail: string, options: McpErrorOptions = {}) {
-    super('MALFORMED_MESSAGE', `malformed message (${detail})`, options);
+    super('MALFORMED_MESSAGE', `malformed message (${detail})`, { mayHaveRun: true, ...options });
   }
 }
 
@@ -409,7 +457,7 @@ export class OutputValidationError extends McpError {
     super(
       'OUTPUT_VALIDATION',
       `structuredContent does not match the tool's outputSchema (${problems.join('; ')})`,
-      options,
+      { mayHaveRun: true, ...options },
     );
     this.result = result;
     this.problems = problems;
@@ -430,14 +478,21 @@ export class ToolNotFoundError extends McpError {
   }
 }
 
-/** The server forgot the session while the call may already have run, so it was not replayed. */
+/**
+ * The server forgot the session, and the call could not be replayed in a new one: it may already
+ * have run (`mayHaveRun`), or a new session could not be started (`cause` says why).
+ */
 export class SessionExpiredError extends McpError {
   override readonly name = 'SessionExpiredError';
-  constructor(options: McpErrorOptions = {}) {
-    super('SESSION_EXPIRED', 'session expired and the call is not safe to replay', {
-      retryable: true,
-      ...options,
-    });
+  constructor(options: McpErrorOptions & { reason?: string } = {}) {
+    super(
+      'SESSION_EXPIRED',
+      options.reason ?? 'session expired and the call is not safe to replay',
+      {
+        retryable: true,
+        ...options,
+      },
+    );
   }
 }
 
@@ -524,6 +579,16 @@ export class UrlElicitationRequiredError extends JsonRpcError {
 }
 
 type JsonObjectLike = Record<string, unknown>;
+
+/** A list went on past `maxPages` pages (a server whose cursor never ends, say). */
+export class TooManyPagesError extends McpError {
+  override readonly name = 'TooManyPagesError';
+  readonly pages: number;
+  constructor(pages: number, options: McpErrorOptions = {}) {
+    super('TOO_MANY_PAGES', `the list went on past ${pages} pages (maxPages)`, options);
+    this.pages = pages;
+  }
+}
 
 /** The call's deadline passed. */
 export class TimeoutError extends McpError {

@@ -86,6 +86,7 @@ export {
   TaskFailedError,
   TimeoutError,
   ToolNotFoundError,
+  TooManyPagesError,
   TransportError,
   UnsupportedServerError,
   UnsupportedVersionError,

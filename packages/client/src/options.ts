@@ -116,7 +116,8 @@ export interface ClientOptions {
   /**
    * How requests are sent again after a failure the server cannot have acted on, or any
    * failure of an idempotent request. See the README's "Retries".
-   * @default { retries: 3, minDelayMs: 200, maxDelayMs: 5_000, maxRetryAfterMs: 30_000 }
+   * `maxResumes` bounds how often one call's event stream is resumed (GET + Last-Event-ID).
+   * @default { retries: 3, minDelayMs: 200, maxDelayMs: 5_000, maxRetryAfterMs: 30_000, maxResumes: 1_000 }
    */
   retry?: Partial<RetryPolicy>;
   /**
@@ -131,6 +132,12 @@ export interface ClientOptions {
    * @default 5
    */
   reconnectAttempts?: number;
+  /**
+   * How many pages of one list the client follows before it fails with TooManyPagesError (a
+   * server whose cursor never ends, say).
+   * @default 1_000
+   */
+  maxPages?: number;
   /**
    * The undici dispatcher to send with. When given, the client uses it as is and leaves closing
    * it to the caller; otherwise the client owns one pooled Agent and closes it on `close()`.
@@ -230,6 +237,7 @@ export interface ResolvedOptions {
   retry: RetryPolicy;
   listen: boolean;
   reconnectAttempts: number;
+  maxPages: number;
   dispatcher: Dispatcher | undefined;
   handlers: Handlers;
   maxInputRounds: number;
@@ -252,9 +260,16 @@ export const DEFAULTS = Object.freeze({
   connectTimeoutMs: 10_000,
   maxResponseBytes: 16 * 1024 * 1024,
   maxEventSize: 4 * 1024 * 1024,
-  retry: Object.freeze({ retries: 3, minDelayMs: 200, maxDelayMs: 5_000, maxRetryAfterMs: 30_000 }),
+  retry: Object.freeze({
+    retries: 3,
+    minDelayMs: 200,
+    maxDelayMs: 5_000,
+    maxRetryAfterMs: 30_000,
+    maxResumes: 1_000,
+  }),
   listen: true,
   reconnectAttempts: 5,
+  maxPages: 1_000,
   elicitationModes: Object.freeze(['form', 'url'] as ElicitationMode[]),
   samplingTools: false,
   maxInputRounds: 10,
@@ -283,6 +298,7 @@ export function resolveOptions(url: string | URL, options: ClientOptions = {}): 
     retry,
     listen: options.listen ?? DEFAULTS.listen,
     reconnectAttempts: options.reconnectAttempts ?? DEFAULTS.reconnectAttempts,
+    maxPages: options.maxPages ?? DEFAULTS.maxPages,
     dispatcher: options.dispatcher,
     handlers: {
       onElicitation: options.onElicitation,
@@ -306,9 +322,18 @@ export function resolveOptions(url: string | URL, options: ClientOptions = {}): 
   ] as const) {
     positive(key, resolved[key]);
   }
-  for (const key of ['retries', 'minDelayMs', 'maxDelayMs', 'maxRetryAfterMs'] as const) {
+  for (const key of [
+    'retries',
+    'minDelayMs',
+    'maxDelayMs',
+    'maxRetryAfterMs',
+    'maxResumes',
+  ] as const) {
     nonNegative(`retry.${key}`, retry[key]);
   }
+  positive('maxPages', resolved.maxPages);
+  count('maxPages', resolved.maxPages);
+  count('retry.maxResumes', retry.maxResumes);
   nonNegative('reconnectAttempts', resolved.reconnectAttempts);
   nonNegative('maxInputRounds', resolved.maxInputRounds);
   count('maxInputRounds', resolved.maxInputRounds);

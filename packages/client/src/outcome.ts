@@ -4,7 +4,7 @@
  */
 import type { Operation } from './dialects/dialect.ts';
 import { type ErrorContext, MalformedMessageError, type McpError } from './errors.ts';
-import type { JsonObject } from './jsonrpc.ts';
+import { isObject, type JsonObject } from './jsonrpc.ts';
 
 /** One question the server put to the client (elicitation, sampling, roots), keyed by the server. */
 export interface InputRequest {
@@ -52,6 +52,23 @@ export type Outcome =
     }
   /** The call failed on the server's side with a protocol error. */
   | { kind: 'failure'; error: McpError };
+
+/**
+ * The server's questions, checked: each must be a request (an object with a string `method`, and
+ * object `params` if any). Returns what is wrong otherwise; the handlers never see a bad one.
+ */
+export function inputRequestsOf(value: unknown): Record<string, InputRequest> | string {
+  if (!isObject(value)) return 'inputRequests that is not an object';
+  for (const [key, request] of Object.entries(value)) {
+    if (!isObject(request) || typeof request['method'] !== 'string') {
+      return `input request "${key}" that is not a request`;
+    }
+    if (request['params'] !== undefined && !isObject(request['params'])) {
+      return `input request "${key}" whose params are not an object`;
+    }
+  }
+  return value as Record<string, InputRequest>;
+}
 
 /** A result that does not say what its kind needs: a failure quoting the start of it. */
 export function malformedResult(detail: string, result: JsonObject, where: ErrorContext): Outcome {

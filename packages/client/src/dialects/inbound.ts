@@ -6,7 +6,7 @@
  * deadline, and when it cannot be answered the call fails with the reason.
  */
 import { Deadline } from '../deadline.ts';
-import { asError } from '../errors.ts';
+import { asError, ClientClosedError } from '../errors.ts';
 import type { Responder } from '../handlers/responder.ts';
 import {
   failure,
@@ -48,7 +48,10 @@ export class Inbound {
     this.#running.set(request.id, cancelled);
     void this.#answer(request, cancelled.signal, call)
       .then((reply) => (cancelled.signal.aborted ? undefined : this.#post(reply)))
-      .catch((error: unknown) => this.#events.warning(asError(error)))
+      // An answer that could not go out because the client closed is nobody's concern.
+      .catch((error: unknown) => {
+        if (!cancelled.signal.aborted) this.#events.warning(asError(error));
+      })
       .finally(() => this.#running.delete(request.id));
   }
 
@@ -57,7 +60,9 @@ export class Inbound {
   }
 
   closeAll(): void {
-    for (const controller of this.#running.values()) controller.abort(new Error('client closed'));
+    for (const controller of this.#running.values()) {
+      controller.abort(new ClientClosedError({ url: this.#config.url }));
+    }
     this.#running.clear();
   }
 

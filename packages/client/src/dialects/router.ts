@@ -15,7 +15,7 @@ export interface Waiter {
   response: JsonRpcResponse | undefined;
   onProgress: ((progress: Progress) => void) | undefined;
   /** Called when the response arrives, for a caller that waits on another stream than its own. */
-  arrived?: () => void;
+  arrived?: (() => void) | undefined;
   /** The call's deadline: questions the server asks on the call's stream live under it. */
   deadline?: Deadline | undefined;
   /** The tool being called, for the handlers' context and error messages. */

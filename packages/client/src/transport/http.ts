@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import type { Dispatcher, Agent as UndiciAgent } from 'undici';
 import { wireSignal } from '../deadline.ts';
 import { HttpStatusError, ResponseTooLargeError, TransportError } from '../errors.ts';
+import { transientStatus } from './retry.ts';
 
 // undici's entry point also loads fetch, WebSocket, EventSource, its cache and its mocks: more
 // than half of the client's import time. The client needs the Agent and request() alone, so they
@@ -320,6 +321,6 @@ export function statusError(
     reason: reasonOf(response.mediaType, text),
     bodyExcerpt: excerpt(text),
     retryAfterMs: parseRetryAfter(response.header('retry-after')),
-    retryable: status === 408 || status === 429 || status >= 500,
+    retryable: transientStatus(status),
   });
 }

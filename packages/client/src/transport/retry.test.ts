@@ -1,9 +1,23 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Deadline } from '../deadline.ts';
-import { AbortedError, HttpStatusError, TimeoutError, TransportError } from '../errors.ts';
-import { mayResend, type RetryPolicy, withRetry } from './retry.ts';
+import {
+  AbortedError,
+  AuthorizationError,
+  HttpStatusError,
+  MalformedMessageError,
+  StreamTruncatedError,
+  TimeoutError,
+  TransportError,
+} from '../errors.ts';
+import { mayHaveActed, mayResend, type RetryPolicy, withRetry } from './retry.ts';
 
-const policy: RetryPolicy = { retries: 3, minDelayMs: 1, maxDelayMs: 2, maxRetryAfterMs: 1_000 };
+const policy: RetryPolicy = {
+  retries: 3,
+  minDelayMs: 1,
+  maxDelayMs: 2,
+  maxRetryAfterMs: 1_000,
+  maxResumes: 10,
+};
 const open: Deadline[] = [];
 
 /** A call's deadline with the client's default hard cap (600 s) above `timeoutMs`. */
@@ -32,49 +46,76 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
+describe('mayHaveActed', () => {
+  it.each([
+    {
+      what: 'a refused connection',
+      error: new TransportError('x', { requestSent: false }),
+      acted: false,
+    },
+    {
+      what: 'a reset connection',
+      error: new TransportError('x', { requestSent: true }),
+      acted: true,
+    },
+    { what: 'HTTP 429', error: refused(429), acted: false },
+    { what: 'HTTP 503', error: refused(503), acted: false },
+    { what: 'HTTP 400', error: refused(400), acted: false },
+    { what: 'HTTP 307', error: refused(307), acted: false },
+    { what: 'HTTP 500', error: refused(500), acted: true },
+    { what: 'HTTP 502', error: refused(502), acted: true },
+    { what: 'a malformed answer', error: new MalformedMessageError('x'), acted: true },
+    { what: 'a timeout mid-request', error: new TimeoutError(10), acted: true },
+    { what: 'an internal failure marked acted: false', error: { acted: false }, acted: false },
+    {
+      what: 'credentials refused for good',
+      error: new AuthorizationError('rejected', 'refused'),
+      acted: false,
+    },
+  ])('$what: $acted', ({ error, acted }) => {
+    expect(mayHaveActed(error)).toBe(acted);
+  });
+});
+
 describe('mayResend', () => {
   it.each([
-    { sent: false, idempotent: false, resend: true },
-    { sent: false, idempotent: true, resend: true },
-    { sent: true, idempotent: false, resend: false },
-    { sent: true, idempotent: true, resend: true },
+    { mayHaveRun: false, idempotent: false, resend: true },
+    { mayHaveRun: false, idempotent: true, resend: true },
+    { mayHaveRun: true, idempotent: false, resend: false },
+    { mayHaveRun: true, idempotent: true, resend: true },
   ])(
-    'lets a transport error with requestSent=$sent be resent when idempotent=$idempotent: $resend',
-    ({ sent, idempotent, resend }) => {
-      const error = new TransportError('connection failed', { retryable: true, requestSent: sent });
-      expect(mayResend(error, idempotent)).toBe(resend);
+    'sends a transient failure again when mayHaveRun=$mayHaveRun and idempotent=$idempotent: $resend',
+    ({ mayHaveRun, idempotent, resend }) => {
+      for (const error of [
+        new TransportError('x', { retryable: true }),
+        refused(503),
+        refused(502),
+        new StreamTruncatedError(),
+      ]) {
+        expect(mayResend(error, idempotent, mayHaveRun)).toBe(resend);
+      }
     },
   );
 
-  it.each([408, 429, 503])('always resends HTTP %i, idempotent or not', (status) => {
-    expect(mayResend(refused(status), false)).toBe(true);
-    expect(mayResend(refused(status), true)).toBe(true);
-  });
-
-  it.each([502, 504])('resends gateway status %i only when idempotent', (status) => {
-    expect(mayResend(refused(status), false)).toBe(false);
-    expect(mayResend(refused(status), true)).toBe(true);
-  });
-
-  it.each([500, 400, 404])('never resends HTTP %i', (status) => {
-    expect(mayResend(refused(status), false)).toBe(false);
-    expect(mayResend(refused(status), true)).toBe(false);
+  it.each([500, 400, 404, 401])('never resends HTTP %i', (status) => {
+    expect(mayResend(refused(status), true, false)).toBe(false);
   });
 
   it('never resends a toolwire error marked not retryable', () => {
     const transport = new TransportError('x', { retryable: false, requestSent: false });
-    expect(mayResend(transport, true)).toBe(false);
-    expect(mayResend(new HttpStatusError(503, { retryable: false }), true)).toBe(false);
+    expect(mayResend(transport, true, false)).toBe(false);
+    expect(mayResend(new HttpStatusError(503, { retryable: false }), true, false)).toBe(false);
   });
 
-  it('never resends a retryable toolwire error other than transport and HTTP status errors', () => {
-    expect(mayResend(new TimeoutError(10), true)).toBe(false);
+  it('never resends a timeout or a malformed answer', () => {
+    expect(mayResend(new TimeoutError(10), true, false)).toBe(false);
+    expect(mayResend(new MalformedMessageError('x'), true, false)).toBe(false);
   });
 
   it('never resends an error that is not a toolwire error', () => {
     const lookalike = Object.assign(new Error('x'), { retryable: true, code: 'ECONNREFUSED' });
-    expect(mayResend(lookalike, true)).toBe(false);
-    expect(mayResend('ECONNREFUSED', true)).toBe(false);
+    expect(mayResend(lookalike, true, false)).toBe(false);
+    expect(mayResend('ECONNREFUSED', true, false)).toBe(false);
   });
 });
 
@@ -176,5 +217,41 @@ describe('withRetry', () => {
     const result = await withRetry(attempt, policy, { idempotent: false, deadline: deadline() });
     expect(result).toBe('ok');
     expect(attempt).toHaveBeenCalledTimes(2);
+  });
+
+  it('a request that may have run once is never sent again, even after a later refusal', async () => {
+    // A 502 (the gateway may have passed it on), then a 503 (refused): the call may have run.
+    const attempt = attempts(refused(502), refused(503));
+    const d = deadline();
+    d.mayHaveRun = false;
+    const outcome = withRetry(attempt, policy, { idempotent: false, deadline: d });
+    await expect(outcome).rejects.toMatchObject({ status: 502 });
+    expect(attempt).toHaveBeenCalledTimes(1);
+    expect(d.mayHaveRun).toBe(true);
+  });
+
+  it('records on the deadline that a request may have run, and takes it back on a refusal', async () => {
+    const refusedFirst = deadline();
+    await withRetry(attempts(refused(503)), policy, { idempotent: false, deadline: refusedFirst });
+    // The attempt that succeeded reached the server.
+    expect(refusedFirst.mayHaveRun).toBe(true);
+    const neverReached = deadline();
+    const outcome = withRetry(
+      attempts(refused(503), refused(503), refused(503), refused(503)),
+      policy,
+      { idempotent: false, deadline: neverReached },
+    );
+    await expect(outcome).rejects.toMatchObject({ status: 503 });
+    expect(neverReached.mayHaveRun).toBe(false);
+  });
+
+  it('takes the verdict back when the result shows the server refused the request', async () => {
+    const d = deadline();
+    await withRetry(async () => 'refused', policy, {
+      idempotent: false,
+      deadline: d,
+      refused: (result) => result === 'refused',
+    });
+    expect(d.mayHaveRun).toBe(false);
   });
 });

@@ -1,21 +1,28 @@
 /**
  * The one place that decides whether a failed request is sent again, and when.
  *
- * The rule is about what the server may have seen, not about HTTP methods (MCP is all POST):
- * a request the server cannot have acted on (connection refused, 429, 503) may always be sent
- * again; anything else only when the operation is idempotent. A `tools/call` counts as
- * idempotent only when the tool says `idempotentHint: true`.
+ * The rule is about what the server may have seen, not about HTTP methods (MCP is all POST), and
+ * it holds for every request of a call: its POST, the GETs that resume its stream, the renewal of
+ * its session. A failure is sent again when it may pass (a refused or broken connection, 408,
+ * 429, 502, 503, 504, a stream cut) and the call is idempotent or no request of it may yet have
+ * reached the server. Every attempt counts as reaching the server unless what came back proves it
+ * did not (a connection never made, a 3xx or 4xx, a 503, a JSON-RPC protocol error); the verdict
+ * is the call's, kept on its deadline (`mayHaveRun`). A `tools/call` counts as idempotent only
+ * when the tool says `idempotentHint: true`.
  */
 import pRetry from 'p-retry';
 import type { Deadline } from '../deadline.ts';
 import { sleep } from '../deadline.ts';
 import {
+  AuthorizationError,
   GrpcStatusError,
   HttpStatusError,
   isMcpError,
+  type McpError,
   StreamTruncatedError,
   TransportError,
 } from '../errors.ts';
+import type { JsonRpcResponse } from '../jsonrpc.ts';
 import { step } from '../telemetry/span.ts';
 
 export interface RetryPolicy {
@@ -26,28 +33,72 @@ export interface RetryPolicy {
   maxDelayMs: number;
   /** The longest `Retry-After` the client will wait; a longer one fails the call at once. */
   maxRetryAfterMs: number;
+  /** How many times one call's event stream may be resumed (GET + Last-Event-ID). */
+  maxResumes: number;
 }
 
-/** Statuses by which the server says it did not process the request. */
-const REFUSED = new Set([408, 429, 503]);
-/** Statuses from a gateway that may have passed the request on before failing. */
-const GATEWAY = new Set([502, 504]);
-/** gRPC statuses by which the server refuses a call without running it. */
-const GRPC_REFUSED = new Set(['RESOURCE_EXHAUSTED']);
+/** Statuses of a failure that may pass when the request is sent again. */
+const TRANSIENT = new Set([408, 429, 502, 503, 504]);
 
-export function mayResend(error: unknown, idempotent: boolean): boolean {
-  if (!isMcpError(error) || !error.retryable) return false;
-  if (error instanceof TransportError) return idempotent || !error.requestSent;
-  // The request was accepted and its stream lost: only a request that may run twice goes again.
-  if (error instanceof StreamTruncatedError) return idempotent;
-  if (error instanceof HttpStatusError) {
-    const status = error.status ?? 0;
-    return REFUSED.has(status) || (idempotent && GATEWAY.has(status));
-  }
-  // gRPC: RESOURCE_EXHAUSTED is push-back (a 429); an UNAVAILABLE the server sent came after it
-  // had the call, and gRPC itself resends that only when told the call is safe to repeat.
-  if (error instanceof GrpcStatusError) return GRPC_REFUSED.has(error.grpcStatus) || idempotent;
-  return false;
+/**
+ * gRPC statuses by which the server refuses a call without running it: push-back (a 429) and
+ * credentials refused. An UNAVAILABLE the server sent came after it had the call.
+ */
+const GRPC_REFUSED = new Set(['RESOURCE_EXHAUSTED', 'UNAUTHENTICATED', 'PERMISSION_DENIED']);
+
+/** JSON-RPC errors by which a server refuses a request before acting on it. */
+const REFUSED_CODES = new Set([
+  -32700, -32600, -32601, -32602, -32002, -32020, -32021, -32022, -32042,
+]);
+
+/** A status whose failure may pass if the request is sent again. */
+export function transientStatus(status: number): boolean {
+  return TRANSIENT.has(status);
+}
+
+/** An HTTP status by which the server refused the request without acting on it. */
+export function refusedStatus(status: number): boolean {
+  return (status >= 300 && status < 500) || status === 503;
+}
+
+/** A response by which the server refused the request without acting on it. */
+export function refusedResponse(response: JsonRpcResponse): boolean {
+  return 'error' in response && REFUSED_CODES.has(response.error.code);
+}
+
+/**
+ * Whether a request that failed with `error` may have been acted on. Only proof says no: a
+ * connection never made, a refusing status (401 and 403 included, when authorization gave up),
+ * or an internal failure marked `acted: false` (the 404 of a session the server forgot).
+ */
+export function mayHaveActed(error: unknown): boolean {
+  if (error instanceof TransportError) return error.requestSent;
+  // The server refused the credentials (401/403) and the gate gave up: it ran nothing.
+  if (error instanceof AuthorizationError) return false;
+  if (error instanceof HttpStatusError) return !refusedStatus(error.status ?? 0);
+  if (error instanceof GrpcStatusError) return !GRPC_REFUSED.has(error.grpcStatus);
+  return (error as { acted?: unknown } | null)?.acted !== false;
+}
+
+/** A failure that may pass if the same request is sent again. */
+function transient(error: McpError): boolean {
+  if (!error.retryable) return false;
+  if (error instanceof HttpStatusError) return TRANSIENT.has(error.status ?? 0);
+  // The gRPC binding marks UNAVAILABLE and RESOURCE_EXHAUSTED (without a negative push-back).
+  if (error instanceof GrpcStatusError) return true;
+  return error instanceof TransportError || error instanceof StreamTruncatedError;
+}
+
+/** Whether a request that failed with `error` is sent again, given what the call may have done. */
+export function mayResend(error: unknown, idempotent: boolean, mayHaveRun: boolean): boolean {
+  return isMcpError(error) && transient(error) && (idempotent || !mayHaveRun);
+}
+
+export interface RetryOptions<T> {
+  idempotent: boolean;
+  deadline: Deadline;
+  /** Whether a result shows the server refused the request (a JSON-RPC protocol error). */
+  refused?: ((result: T) => boolean) | undefined;
 }
 
 /**
@@ -61,17 +112,23 @@ export function mayResend(error: unknown, idempotent: boolean): boolean {
 export async function withRetry<T>(
   attempt: () => Promise<T>,
   policy: RetryPolicy,
-  options: { idempotent: boolean; deadline: Deadline },
+  options: RetryOptions<T>,
 ): Promise<T> {
-  const { signal } = options.deadline;
+  const { deadline, idempotent } = options;
+  const { signal } = deadline;
   signal.throwIfAborted();
+  const tracked = () => track(attempt, options);
   let first: unknown;
   try {
-    const result = await attempt();
+    const result = await tracked();
     signal.throwIfAborted();
     return result;
   } catch (error) {
-    if (error instanceof Error && !signal.aborted && !mayResend(error, options.idempotent)) {
+    if (
+      error instanceof Error &&
+      !signal.aborted &&
+      !mayResend(error, idempotent, deadline.mayHaveRun)
+    ) {
       throw error;
     }
     first = error;
@@ -87,7 +144,7 @@ export async function withRetry<T>(
       }
       // Each resend is a `retry` span, saying which attempt it is and what the last one met.
       const why = { 'toolwire.retry.attempt': ++resends, 'toolwire.retry.after': codeOf(previous) };
-      return step(options.deadline, 'retry', why, attempt).catch((error: unknown) => {
+      return step(deadline, 'retry', why, tracked).catch((error: unknown) => {
         previous = error;
         throw error;
       });
@@ -102,10 +159,28 @@ function codeOf(error: unknown): string {
   return isMcpError(error) ? error.code : String((error as Error | undefined)?.name);
 }
 
+/**
+ * Runs one attempt and records on the call's deadline whether the server may have acted on it:
+ * counted as reached before it starts, taken back only when the answer proves otherwise.
+ */
+async function track<T>(attempt: () => Promise<T>, options: RetryOptions<T>): Promise<T> {
+  const { deadline, refused } = options;
+  const before = deadline.mayHaveRun;
+  deadline.mayHaveRun = true;
+  try {
+    const result = await attempt();
+    if (refused?.(result)) deadline.mayHaveRun = before;
+    return result;
+  } catch (error) {
+    if (!mayHaveActed(error)) deadline.mayHaveRun = before;
+    throw error;
+  }
+}
+
 function retrying<T>(
   attempt: () => Promise<T>,
   policy: RetryPolicy,
-  options: { idempotent: boolean; deadline: Deadline },
+  options: RetryOptions<T>,
 ): Promise<T> {
   const { deadline, idempotent } = options;
   return pRetry(attempt, {
@@ -119,7 +194,7 @@ function retrying<T>(
     // Called before p-retry's own backoff delay: a server's Retry-After that is longer than the
     // backoff is waited out here, and one longer than the cap or the deadline ends the call.
     shouldRetry: async ({ error, retryDelay }) => {
-      if (!mayResend(error, idempotent)) return false;
+      if (!mayResend(error, idempotent, deadline.mayHaveRun)) return false;
       const asked =
         error instanceof HttpStatusError || error instanceof GrpcStatusError
           ? error.retryAfterMs

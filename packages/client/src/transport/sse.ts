@@ -233,7 +233,7 @@ class EventReader {
 
   /** The events parsed since the last take; undefined once the stream has ended. */
   async take(): Promise<EventSourceMessage[] | undefined> {
-    while (this.#ready.length === 0 && !this.#failed && !this.#ended) {
+    while (this.#ready.length === 0 && !this.#failed && !this.#ended && !this.#stopped) {
       if (this.#body.isPaused()) this.#body.resume();
       await new Promise<void>((resolve) => {
         this.#wake = resolve;
@@ -244,7 +244,7 @@ class EventReader {
       this.#ready = [];
       return batch;
     }
-    if (this.#failed) throw this.#reason();
+    if (this.#failed && !this.#stopped) throw this.#reason();
     return undefined;
   }
 
@@ -259,6 +259,8 @@ class EventReader {
     if (this.#stopped) return;
     this.#stopped = true;
     this.#ready = [];
+    // A reader waiting for the next chunk is told the stream is over.
+    this.#awaken();
     const body = this.#body;
     body.off('data', this.#onData).off('end', this.#onEnd).off('error', this.#onError);
     // Keeps a late error from surfacing as an uncaught one.

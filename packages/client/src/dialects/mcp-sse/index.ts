@@ -143,7 +143,7 @@ export class SseDialect implements Dialect {
     if (this.#closing) return;
     this.#closing = true;
     await this.#cancellations.settle(CLOSE_GRACE_MS);
-    this.#closed.abort(new Error('client closed'));
+    this.#closed.abort(new ClientClosedError({ url: this.#config.url }));
     this.#inbound.closeAll();
     this.#stream?.controller.abort();
     this.#stream = undefined;
@@ -235,7 +235,14 @@ export class SseDialect implements Dialect {
     idempotent: boolean,
   ): Promise<JsonRpcResponse> {
     const stream = this.#stream;
-    if (!stream) throw new StreamTruncatedError({ url: this.#config.url, method: message.method });
+    if (!stream) {
+      throw new StreamTruncatedError({
+        url: this.#config.url,
+        method: message.method,
+        retryable: false,
+        mayHaveRun: false,
+      });
+    }
     const { deadline } = context;
     const waiter = this.#router.expect(message.id, context.onProgress);
     const arrived = new Promise<void>((resolve) => {
@@ -261,6 +268,8 @@ export class SseDialect implements Dialect {
       throw new StreamTruncatedError({
         url: config.url,
         method: 'method' in message ? message.method : 'response',
+        retryable: false,
+        mayHaveRun: false,
       });
     const response = await send(config.dispatcher, {
       url: stream.endpoint,

@@ -1,13 +1,22 @@
 /**
  * One request, from POST to response: the answer may be a JSON body or an event stream that
  * carries notifications and server requests before the response. A stream that breaks after the
- * server gave event ids is resumed with GET + Last-Event-ID, as the transport spec says.
+ * server gave event ids is resumed with GET + Last-Event-ID, as the transport spec says, in the
+ * session the request was sent in and nowhere else. A failed resume is a failure of the stream,
+ * never of the POST: the POST is not sent again because of it (transport/retry.ts decides that
+ * for the whole exchange).
  */
 import type { Deadline } from '../../deadline.ts';
 import { sleep } from '../../deadline.ts';
-import { StreamTruncatedError, TransportError } from '../../errors.ts';
+import {
+  type McpError,
+  SessionExpiredError,
+  StreamTruncatedError,
+  TransportError,
+} from '../../errors.ts';
 import type { JsonRpcMessage, JsonRpcRequest, JsonRpcResponse } from '../../jsonrpc.ts';
 import {
+  abandon,
   discard,
   excerpt,
   type HttpResponse,
@@ -29,6 +38,7 @@ import {
 
 export interface Wire {
   config: StatefulConfig;
+  /** The session requests go out in; a renewal replaces it whole. */
   session: Session;
   router: Router;
 }
@@ -47,6 +57,9 @@ export interface Exchanged {
   header(name: string): string | undefined;
 }
 
+/** Statuses of a resume that may pass: the resume is tried again, within its budget. */
+const RESUME_AGAIN = new Set([408, 429, 502, 503, 504]);
+
 export async function exchange(
   wire: Wire,
   request: JsonRpcRequest,
@@ -54,19 +67,22 @@ export async function exchange(
 ): Promise<Exchanged> {
   const { config, router } = wire;
   const { signal } = options.deadline;
+  // The call lives in the session it was sent in: its stream is resumed there or nowhere.
+  const session = wire.session;
   const waiter = router.expect(request.id, options.onProgress, {
     deadline: options.deadline,
     tool: options.tool,
   });
   try {
-    const response = await post(wire, request, signal);
+    const response = await post(wire, request, signal, session);
     const exchanged = (message: JsonRpcResponse): Exchanged => ({
       response: message,
       status: response.status,
       header: response.header,
     });
     if (response.status === 200 && response.mediaType === 'text/event-stream') {
-      await untilAnswered(wire, response, waiter, options);
+      const where = { url: config.url, method: request.method, tool: options.tool };
+      await untilAnswered(wire, session, response, waiter, { ...options, where });
       return exchanged(waiter.response!);
     }
     const answer = await readAnswer(response, request, {
@@ -75,6 +91,10 @@ export async function exchange(
       maxResponseBytes: config.maxResponseBytes,
       signal,
       route: (incoming) => router.dispatch(incoming, waiter),
+    }).catch((error: unknown) => {
+      // The body held no response to us, but the response came on another stream meanwhile.
+      if (waiter.response) return waiter.response;
+      throw error;
     });
     return exchanged(answer);
   } finally {
@@ -82,69 +102,146 @@ export async function exchange(
   }
 }
 
-/** Reads the call's stream (and its resumptions) until the response has been routed to `waiter`. */
+interface StreamOptions extends ExchangeOptions {
+  where: { url: string; method: string; tool: string | undefined };
+}
+
+/**
+ * Reads the call's stream, and resumes it when it breaks, until the response has been routed to
+ * `waiter` (from this stream or any other). Resumes are paced by the server's `retry:` over a
+ * floor of `retry.minDelayMs` (doubling while the stream makes no progress) and bounded twice:
+ * `reconnectAttempts` in a row without progress, `retry.maxResumes` in all.
+ */
 async function untilAnswered(
   wire: Wire,
+  session: Session,
   first: HttpResponse,
   waiter: Waiter,
-  options: ExchangeOptions,
+  options: StreamOptions,
 ): Promise<void> {
-  const { config } = wire;
+  const { retry, reconnectAttempts } = wire.config;
   const { signal } = options.deadline;
   const position: StreamPosition = { lastEventId: undefined, retryMs: undefined };
-  let stream = first;
-  let failedResumes = 0;
+  let stream: HttpResponse | undefined = first;
+  let stalled = 0;
+  let resumes = 0;
+  let failure: McpError | undefined;
+  let retryAfterMs: number | undefined;
   for (;;) {
-    const resumedFrom = position.lastEventId;
-    try {
-      for await (const incoming of readMessages(stream.body, {
-        url: config.url,
-        maxEventSize: config.maxEventSize,
-        signal,
-        position,
-      })) {
-        wire.router.dispatch(incoming, waiter);
-        if (waiter.response) return;
-      }
-    } catch (error) {
-      // A broken connection is what resumption is for; anything else (too large, malformed) ends the call.
-      if (!(error instanceof TransportError)) throw error;
+    if (waiter.response) {
+      if (stream) abandon(stream);
+      return;
     }
+    if (stream) {
+      const resumedFrom = position.lastEventId;
+      failure = await read(wire, stream, waiter, position, signal);
+      if (waiter.response) return;
+      // A stream that moved forward resets the count: 2025-11-25 servers may end a stream on
+      // purpose after every event and expect the client to poll.
+      stalled = position.lastEventId !== resumedFrom ? 0 : stalled + 1;
+    } else stalled += 1;
+    const lastEventId = position.lastEventId;
+    if (lastEventId === undefined || stalled >= reconnectAttempts || resumes >= retry.maxResumes) {
+      throw new StreamTruncatedError({ ...options.where, cause: failure });
+    }
+    const backoff = Math.min(retry.minDelayMs * 2 ** Math.max(0, stalled - 1), retry.maxDelayMs);
+    const pause = Math.max(position.retryMs ?? 0, backoff, retryAfterMs ?? 0);
+    // A server that asks for a longer wait than the cap, or than the call has left, is not waited for.
+    const tooLong = pause > retry.maxRetryAfterMs || pause > options.deadline.remainingMs();
+    if (retryAfterMs !== undefined && tooLong) {
+      throw new StreamTruncatedError({ ...options.where, cause: failure });
+    }
+    await sleep(pause, signal);
     if (waiter.response) return;
-    // A stream that moved forward earns a fresh budget: 2025-11-25 servers may close on purpose
-    // after every event and expect the client to poll.
-    failedResumes = position.lastEventId !== resumedFrom ? 0 : failedResumes + 1;
-    if (position.lastEventId === undefined || failedResumes >= config.reconnectAttempts) {
-      throw new StreamTruncatedError({
-        url: config.url,
-        method: 'POST',
-        retryable: options.idempotent,
-      });
-    }
-    await sleep(position.retryMs ?? config.retry.minDelayMs, signal);
-    stream = await resume(wire, position.lastEventId, signal);
+    resumes += 1;
+    const resumed = await resume(wire, session, lastEventId, signal, options.where);
+    stream = resumed.stream;
+    failure = resumed.failure;
+    retryAfterMs = resumed.retryAfterMs;
   }
 }
 
-async function resume(wire: Wire, lastEventId: string, signal: AbortSignal): Promise<HttpResponse> {
-  const { config, session } = wire;
-  const response = await send(config.dispatcher, {
+/**
+ * Routes what one stream carries until it ends, breaks, or the call's response arrives, on this
+ * stream or another. Returns the broken connection's error, if it broke.
+ */
+async function read(
+  wire: Wire,
+  stream: HttpResponse,
+  waiter: Waiter,
+  position: StreamPosition,
+  signal: AbortSignal,
+): Promise<McpError | undefined> {
+  const { config, router } = wire;
+  const reader = readMessages(stream.body, {
     url: config.url,
-    method: 'GET',
-    headers: session.headers(ACCEPT_STREAM, { 'last-event-id': lastEventId }),
+    maxEventSize: config.maxEventSize,
     signal,
+    position,
   });
-  if (response.status === 404 && session.id !== undefined) {
-    discard(response);
-    // The request was accepted before the stream broke: it may have run.
-    throw new SessionNotFound(false);
+  // A response routed from another stream ends this read: the call has what it waited for.
+  waiter.arrived = () => void reader.return?.();
+  try {
+    for await (const incoming of reader) {
+      router.dispatch(incoming, waiter);
+      if (waiter.response) return undefined;
+    }
+    return undefined;
+  } catch (error) {
+    // A broken connection is what resumption is for; anything else (too large, malformed) ends the call.
+    if (!(error instanceof TransportError)) throw error;
+    return error;
+  } finally {
+    waiter.arrived = undefined;
   }
-  if (response.status === 200 && response.mediaType === 'text/event-stream') return response;
-  const text = await readText(response, config.maxResponseBytes, config.url, signal);
-  if (response.status === 405) {
-    throw new StreamTruncatedError({ url: config.url, method: 'GET', bodyExcerpt: excerpt(text) });
+}
+
+type Resumed =
+  | { stream: HttpResponse; failure?: undefined; retryAfterMs?: undefined }
+  | { stream?: undefined; failure: McpError; retryAfterMs: number | undefined };
+
+/**
+ * One GET + Last-Event-ID in the session the call was sent in. A failure that may pass (a broken
+ * connection, 408, 429, 502, 503, 504) is handed back to be tried again; anything else ends the
+ * stream with StreamTruncatedError. A session that is gone, or that another call has renewed
+ * meanwhile, is never crossed: the event id means nothing in another session.
+ */
+async function resume(
+  wire: Wire,
+  session: Session,
+  lastEventId: string,
+  signal: AbortSignal,
+  where: StreamOptions['where'],
+): Promise<Resumed> {
+  const { config } = wire;
+  if (session.lost || wire.session !== session) throw new SessionNotFound(true);
+  let response: HttpResponse;
+  let text: string;
+  try {
+    response = await send(config.dispatcher, {
+      url: config.url,
+      method: 'GET',
+      headers: session.headers(ACCEPT_STREAM, { 'last-event-id': lastEventId }),
+      signal,
+    });
+    if (response.status === 404 && session.id !== undefined) {
+      discard(response);
+      session.lost = true;
+      throw new SessionNotFound(true);
+    }
+    if (response.status === 200 && response.mediaType === 'text/event-stream')
+      return { stream: response };
+    text = await readText(response, config.maxResponseBytes, config.url, signal);
+  } catch (error) {
+    if (signal.aborted || error instanceof SessionNotFound) throw error;
+    if (error instanceof TransportError) return { failure: error, retryAfterMs: undefined };
+    // Anything else (a refused token, a body too large) ends the stream: the POST stands.
+    throw new StreamTruncatedError({ ...where, cause: error });
   }
-  throw statusError(response, text, { url: config.url, method: 'GET' });
+  const failure = statusError(response, text, { url: config.url, method: 'GET' });
+  if (RESUME_AGAIN.has(response.status)) return { failure, retryAfterMs: failure.retryAfterMs };
+  // 405: the server offers no resumption. Anything else: it will not give this stream back.
+  throw new StreamTruncatedError({ ...where, bodyExcerpt: excerpt(text), cause: failure });
 }
 
 /** POSTs a notification or a response to a server request; the server owes only a 202. */
@@ -154,23 +251,35 @@ export async function deliver(
   signal: AbortSignal,
 ): Promise<void> {
   const { config } = wire;
-  const response = await post(wire, message, signal);
+  const method = 'method' in message ? message.method : 'response';
+  let response: HttpResponse;
+  try {
+    response = await post(wire, message, signal);
+  } catch (error) {
+    if (!(error instanceof SessionNotFound)) throw error;
+    throw new SessionExpiredError({
+      url: config.url,
+      method,
+      reason: 'session expired',
+      retryable: false,
+    });
+  }
   if (response.status >= 200 && response.status < 300) return discard(response);
   const text = await readText(response, config.maxResponseBytes, config.url, signal);
-  const method = 'method' in message ? message.method : 'response';
   throw statusError(response, text, { url: config.url, method });
 }
 
 /**
- * POSTs one message with the session's headers. A 404 to a message that carried our session id
+ * POSTs one message with a session's headers. A 404 to a message that carried the session's id
  * means the server forgot the session without acting on the message.
  */
 async function post(
   wire: Wire,
   message: JsonRpcMessage,
   signal: AbortSignal,
+  session = wire.session,
 ): Promise<HttpResponse> {
-  const { config, session } = wire;
+  const { config } = wire;
   const carriedSession = session.id !== undefined;
   const response = await send(config.dispatcher, {
     url: config.url,
@@ -181,7 +290,8 @@ async function post(
   });
   if (response.status === 404 && carriedSession) {
     discard(response);
-    throw new SessionNotFound(true);
+    session.lost = true;
+    throw new SessionNotFound(false);
   }
   return response;
 }

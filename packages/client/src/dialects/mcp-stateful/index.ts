@@ -1,10 +1,14 @@
 /**
  * Stateful MCP over Streamable HTTP: revisions 2025-11-25, 2025-06-18, 2025-03-26 (and the
  * 2024-11-05 version string). `initialize` and `notifications/initialized` open a session; every
- * later request carries its id and the version header the revision asks for; a session the
- * server forgets is renewed once and the request replayed when that is safe.
+ * later request carries its id and the version header the revision asks for.
+ *
+ * A session the server forgets is renewed as one critical section: one renewal at a time, every
+ * request waits for it (under its own deadline) and goes out with the new id, and a renewal that
+ * fails is tried again, with backoff, by the next request that needs it. A call is replayed in
+ * the new session when that is safe (transport/retry.ts: it is idempotent, or did not run).
  */
-import { Deadline } from '../../deadline.ts';
+import { Deadline, raceAbort, sleep } from '../../deadline.ts';
 import { asError, ClientClosedError, fromJsonRpcError, SessionExpiredError } from '../../errors.ts';
 import {
   type JsonRpcResponse,
@@ -15,7 +19,7 @@ import {
 } from '../../jsonrpc.ts';
 import type { Outcome, PendingHandle } from '../../outcome.ts';
 import { discard, send } from '../../transport/http.ts';
-import { withRetry } from '../../transport/retry.ts';
+import { refusedResponse, withRetry } from '../../transport/retry.ts';
 import { Cancellations } from '../cancellations.ts';
 import type {
   Dialect,
@@ -54,7 +58,11 @@ export class StatefulDialect implements Dialect {
   #closing = false;
   readonly #cancellations = new Cancellations();
   #listen: ListenStream | undefined;
+  /** The renewal under way; everyone who needs a session waits for this one. */
   #renewing: Promise<void> | undefined;
+  /** Renewals that failed in a row, and when the next one may start (backoff). */
+  #renewFailures = 0;
+  #renewAfter = 0;
   #nextId = 0;
 
   private constructor(config: StatefulConfig, events: DialectEvents) {
@@ -124,32 +132,56 @@ export class StatefulDialect implements Dialect {
     return { kind: 'failure', error: taskError(outcome.error, handle, method, where) };
   }
 
+  /**
+   * Sends in the current session, renewing it first when it is gone. A call whose session
+   * vanished is replayed in the new one when that is safe, as often as its deadline allows.
+   */
   async #send(operation: Operation, context: SendContext): Promise<Outcome> {
-    const generation = this.#wire.session.generation;
-    try {
-      return await this.#sendOnce(operation, context);
-    } catch (error) {
-      if (!(error instanceof SessionNotFound)) throw error;
-      await this.#renew(generation);
-      if (!error.replaySafe && !operation.idempotent) {
-        throw new SessionExpiredError({
-          url: this.#config.url,
-          method: operation.method,
-          tool: operation.tool,
-        });
-      }
+    const { deadline } = context;
+    const where = { url: this.#config.url, method: operation.method, tool: operation.tool };
+    for (let lost = 1; ; lost++) {
+      await this.#ready(deadline, where);
       try {
         return await this.#sendOnce(operation, context);
-      } catch (again) {
-        if (again instanceof SessionNotFound) {
+      } catch (error) {
+        if (!(error instanceof SessionNotFound)) throw error;
+        if (deadline.mayHaveRun && !operation.idempotent) {
+          throw new SessionExpiredError({ ...where, mayHaveRun: true });
+        }
+        // Under many concurrent calls a session is lost for every call in flight, so a call may
+        // live through several; its deadline bounds them. A server that forgets every session at
+        // once is not hammered: the first replay goes at once, later ones after a growing pause.
+        const { minDelayMs, maxDelayMs } = this.#config.retry;
+        if (lost > 1) {
+          await sleep(Math.min(minDelayMs * 2 ** (lost - 2), maxDelayMs), deadline.signal);
+        }
+      }
+    }
+  }
+
+  /**
+   * Returns once the current session is one the server knows, as far as the client can tell:
+   * waits for the renewal under way, or starts one. A renewal that fails is tried again (after
+   * its backoff) up to `retry.retries` times for this call, then the call fails typed.
+   */
+  async #ready(
+    deadline: Deadline,
+    where: { url: string; method: string; tool?: string | undefined },
+  ) {
+    for (let failures = 0; this.#wire.session.lost; ) {
+      try {
+        await raceAbort(this.#renew(), deadline.signal);
+      } catch (error) {
+        if (deadline.signal.aborted) throw deadline.signal.reason;
+        failures += 1;
+        if (failures > this.#config.retry.retries) {
           throw new SessionExpiredError({
-            url: this.#config.url,
-            method: operation.method,
-            tool: operation.tool,
-            cause: again,
+            ...where,
+            reason: 'session expired and a new one could not be started',
+            mayHaveRun: deadline.mayHaveRun,
+            cause: error,
           });
         }
-        throw again;
       }
     }
   }
@@ -162,8 +194,10 @@ export class StatefulDialect implements Dialect {
     if (this.#closing) return;
     this.#closing = true;
     await this.#cancellations.settle(CLOSE_GRACE_MS);
-    this.#closed.abort(new Error('client closed'));
+    this.#closed.abort(new ClientClosedError({ url: this.#config.url }));
     this.#inbound.closeAll();
+    // A renewal under way ends at once (its deadline follows the close) and starts nothing.
+    await this.#renewing?.catch(() => {});
     await this.#listen?.stop();
     await this.#endSession();
   }
@@ -185,7 +219,11 @@ export class StatefulDialect implements Dialect {
             onProgress: context.onProgress,
           }),
         this.#config.retry,
-        { idempotent: operation.idempotent, deadline },
+        {
+          idempotent: operation.idempotent,
+          deadline,
+          refused: (exchanged) => refusedResponse(exchanged.response),
+        },
       );
       return this.#outcome(response, operation);
     } catch (error) {
@@ -220,67 +258,85 @@ export class StatefulDialect implements Dialect {
     );
   }
 
+  /**
+   * Opens a session in a Wire of its own and swaps it in whole once `notifications/initialized`
+   * is through: until then, the session requests go out in is the old one (or none, at first).
+   */
   async #initialize(deadline: Deadline): Promise<void> {
     const config = this.#config;
-    const { session } = this.#wire;
     const handshake = async (version: string) => {
-      session.reset();
+      const wire: Wire = { ...this.#wire, session: new Session(config) };
       const message = request(this.#nextId++, 'initialize', initializeParams(config, version));
-      return withRetry(
-        () => exchange(this.#wire, message, { deadline, idempotent: true }),
+      const exchanged = await withRetry(
+        () => exchange(wire, message, { deadline, idempotent: true }),
         config.retry,
-        {
-          idempotent: true,
-          deadline,
-        },
+        { idempotent: true, deadline },
       );
+      return { wire, ...exchanged };
     };
-    let { response, header, status } = await handshake(config.protocolVersion);
+    let { wire, response, header, status } = await handshake(config.protocolVersion);
     // A refusal that lists the server's revisions: offer the best one both sides speak, once.
     const common = config.supportedVersions.find((version) =>
       supportedIn(response).includes(version),
     );
     if (common && common !== config.protocolVersion)
-      ({ response, header } = await handshake(common));
+      ({ wire, response, header } = await handshake(common));
     const sessionId = header('mcp-session-id');
     try {
       this.server = describeServer(response, config.supportedVersions, config.url, status);
     } catch (error) {
       // The server may have made a session we cannot use: end it before giving up.
-      session.start(sessionId, '');
-      await this.#endSession();
+      wire.session.start(sessionId, '');
+      await this.#endSession(wire.session);
       throw error;
     }
-    session.start(sessionId, this.server.protocolVersion);
-    await deliver(this.#wire, notification('notifications/initialized'), deadline.signal);
-    if (config.listen) {
+    wire.session.start(sessionId, this.server.protocolVersion);
+    await withRetry(
+      () => deliver(wire, notification('notifications/initialized'), deadline.signal),
+      config.retry,
+      { idempotent: true, deadline },
+    );
+    this.#wire.session = wire.session;
+    if (config.listen && !this.#closed.signal.aborted) {
       // The stream belongs to this session: if it finds the session gone after a call has
-      // already renewed it, the generation no longer matches and nothing is renewed twice.
-      const generation = session.generation;
+      // already renewed it, the session it marks lost is no longer the current one.
       this.#listen = new ListenStream(this.#wire, this.#events, () => {
-        this.#renew(generation).catch((error: unknown) => this.#events.warning(asError(error)));
+        this.#renew().catch((error: unknown) => this.#events.warning(asError(error)));
       });
       this.#listen.start();
     }
   }
 
-  /** Starts a new session once, however many calls found the old one gone at the same time. */
-  async #renew(generation: number): Promise<void> {
-    if (this.#wire.session.generation !== generation) return this.#renewing;
+  /**
+   * Starts a new session, once, however many requests found the old one gone at the same time.
+   * After a failed renewal the next one waits its backoff (doubling, capped, with jitter).
+   */
+  #renew(): Promise<void> {
     this.#renewing ??= (async () => {
+      const wait = this.#renewAfter - performance.now();
+      if (wait > 0) await sleep(wait, this.#closed.signal);
       await this.#listen?.stop();
       this.#listen = undefined;
       using deadline = this.#backgroundDeadline('initialize');
       await this.#initialize(deadline);
-    })().finally(() => {
-      this.#renewing = undefined;
-    });
+      this.#renewFailures = 0;
+    })()
+      .catch((error: unknown) => {
+        this.#renewFailures += 1;
+        const { minDelayMs, maxDelayMs } = this.#config.retry;
+        // As p-retry does: doubling, with jitter, never past maxDelayMs.
+        const jittered = minDelayMs * 2 ** (this.#renewFailures - 1) * (1 + Math.random());
+        this.#renewAfter = performance.now() + Math.min(jittered, maxDelayMs);
+        throw error;
+      })
+      .finally(() => {
+        this.#renewing = undefined;
+      });
     return this.#renewing;
   }
 
-  async #endSession(): Promise<void> {
-    const { session } = this.#wire;
-    if (session.id === undefined) return;
+  async #endSession(session = this.#wire.session): Promise<void> {
+    if (session.id === undefined || session.lost) return;
     using deadline = new Deadline({
       timeoutMs: CLOSE_GRACE_MS,
       maxTimeoutMs: CLOSE_GRACE_MS,
@@ -297,7 +353,7 @@ export class StatefulDialect implements Dialect {
     } catch {
       // The server may be gone already; a session it forgot needs no goodbye.
     }
-    session.reset();
+    session.lost = true;
   }
 
   #backgroundDeadline(method: string): Deadline {

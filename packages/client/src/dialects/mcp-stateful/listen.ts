@@ -7,7 +7,7 @@
 
 import pRetry from 'p-retry';
 import { sleep } from '../../deadline.ts';
-import { asError } from '../../errors.ts';
+import { isMcpError, TransportError } from '../../errors.ts';
 import { discard, readText, send, statusError } from '../../transport/http.ts';
 import { readMessages, type StreamPosition } from '../../transport/sse.ts';
 import type { DialectEvents } from '../dialect.ts';
@@ -41,7 +41,12 @@ export class ListenStream {
     this.#running = this.#run().catch((error: unknown) => {
       if (this.#controller.signal.aborted) return;
       if (error instanceof SessionNotFound) this.#onSessionLost();
-      else this.#events.warning(asError(error));
+      else if (isMcpError(error)) this.#events.warning(error);
+      else {
+        const { url } = this.#wire.config;
+        const gaveUp = 'the GET stream ended and could not be reopened';
+        this.#events.warning(new TransportError(gaveUp, { url, method: 'GET', cause: error }));
+      }
     });
   }
 
@@ -63,9 +68,9 @@ export class ListenStream {
       shouldConsumeRetry: ({ error }) => !(error instanceof StreamEnded && error.delivered),
       shouldRetry: async ({ error }) => {
         if (error instanceof SessionNotFound) return false;
-        // The server's `retry:` is a floor it asked for; it also keeps a server that closes
-        // every stream at once from turning this into a busy loop.
-        await sleep(position.retryMs ?? config.retry.minDelayMs, signal);
+        // The server's `retry:` is a floor it asked for, and `minDelayMs` is the client's: a
+        // server that asks for 0 and closes every stream at once gets no busy loop.
+        await sleep(Math.max(position.retryMs ?? 0, config.retry.minDelayMs), signal);
         return true;
       },
     });
@@ -86,6 +91,7 @@ export class ListenStream {
     if (response.status === 405) return discard(response);
     if (response.status === 404 && session.id !== undefined) {
       discard(response);
+      session.lost = true;
       throw new SessionNotFound(false);
     }
     if (response.status !== 200 || response.mediaType !== 'text/event-stream') {

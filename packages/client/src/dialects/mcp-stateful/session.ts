@@ -1,6 +1,7 @@
 /**
  * The session a stateful server keeps for us: its id, the negotiated revision, and the headers
- * both imply on every request after `initialize`.
+ * both imply on every request after `initialize`. A renewal makes a new Session and swaps it in
+ * whole once the server has answered, so no request ever goes out between two sessions.
  */
 import type { Dispatcher } from 'undici';
 import type { Responder } from '../../handlers/responder.ts';
@@ -34,8 +35,8 @@ export class Session {
   id: string | undefined;
   /** Empty until `initialize` has been answered: no version header goes on `initialize`. */
   version = '';
-  /** Bumped for every new session, so that concurrent expiries renew it once. */
-  generation = 0;
+  /** The server answered 404 to a request that carried this session's id: it is gone. */
+  lost = false;
 
   readonly #config: StatefulConfig;
 
@@ -55,25 +56,20 @@ export class Session {
   start(id: string | undefined, version: string): void {
     this.id = id;
     this.version = version;
-    this.generation += 1;
-  }
-
-  reset(): void {
-    this.id = undefined;
-    this.version = '';
   }
 }
 
 /**
- * The server answered 404 to a request that carried our session id: the session is gone.
- * `replaySafe` says whether the request can have run (it cannot when the 404 answered its POST).
+ * Internal: the call's session is gone (a 404 to a request that carried its id, or another call
+ * renewed it while this one's stream was open). Never leaves the dialect. `acted` is false when
+ * the 404 answered the call's own POST: the server ran nothing (see transport/retry.ts).
  */
 export class SessionNotFound extends Error {
   override readonly name = 'SessionNotFound';
-  readonly replaySafe: boolean;
-  constructor(replaySafe: boolean) {
+  readonly acted: boolean;
+  constructor(acted: boolean) {
     super('session not found');
-    this.replaySafe = replaySafe;
+    this.acted = acted;
   }
 }
 

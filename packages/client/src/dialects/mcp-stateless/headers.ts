@@ -48,8 +48,15 @@ function analyse(schema: JsonObject): HeaderParam[] | string {
   return found;
 }
 
+/**
+ * How deep a schema may nest before the walk gives up on it (the tool is then dropped, as for an
+ * invalid marking): a server's schema must not be able to exhaust the stack.
+ */
+const MAX_DEPTH = 64;
+
 /** Walks every subschema; a marking is valid only at the end of a chain of `properties` keys. */
 function visit(node: unknown, chain: string[], found: HeaderParam[]): string | undefined {
+  if (chain.length > MAX_DEPTH) return `inputSchema nested deeper than ${MAX_DEPTH} levels`;
   if (Array.isArray(node)) {
     for (const [index, item] of node.entries()) {
       const problem = visit(item, [...chain, String(index)], found);

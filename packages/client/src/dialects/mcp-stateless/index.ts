@@ -26,9 +26,14 @@ import {
   type RequestId,
   request,
 } from '../../jsonrpc.ts';
-import type { Outcome, PendingHandle } from '../../outcome.ts';
+import {
+  inputRequestsOf,
+  malformedResult,
+  type Outcome,
+  type PendingHandle,
+} from '../../outcome.ts';
 import { type HttpResponse, send } from '../../transport/http.ts';
-import { type RetryPolicy, withRetry } from '../../transport/retry.ts';
+import { type RetryPolicy, refusedResponse, withRetry } from '../../transport/retry.ts';
 import { readMessages } from '../../transport/sse.ts';
 import type { Tool } from '../../types.ts';
 import { readAnswer } from '../answer.ts';
@@ -228,7 +233,7 @@ export class StatelessDialect implements Dialect {
         );
       },
       this.#config.retry,
-      { idempotent: operation.idempotent, deadline },
+      { idempotent: operation.idempotent, deadline, refused: refusedResponse },
     );
   }
 
@@ -266,13 +271,10 @@ export class StatelessDialect implements Dialect {
       return { kind: 'complete', result: protocolResult(result) };
     }
     if (kind === 'input_required' && MAY_ASK_FOR_INPUT.has(operation.method)) {
-      const requests = isObject(result['inputRequests']) ? result['inputRequests'] : {};
+      const requests = inputRequestsOf(result['inputRequests'] ?? {});
+      if (typeof requests === 'string') return malformedResult(requests, result, context);
       const state = result['requestState'];
-      return {
-        kind: 'input',
-        requests: requests as Record<string, { method: string; params?: JsonObject }>,
-        state: typeof state === 'string' ? state : undefined,
-      };
+      return { kind: 'input', requests, state: typeof state === 'string' ? state : undefined };
     }
     if (kind === 'task' && operation.method === 'tools/call') return createdTask(result, context);
     return {

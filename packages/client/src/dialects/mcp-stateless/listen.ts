@@ -6,7 +6,7 @@
  */
 import pRetry from 'p-retry';
 import { sleep } from '../../deadline.ts';
-import { asError, JsonRpcError } from '../../errors.ts';
+import { isMcpError, JsonRpcError, TransportError } from '../../errors.ts';
 import { isObject, type JsonObject, type JsonRpcRequest, notification } from '../../jsonrpc.ts';
 import type { HttpResponse } from '../../transport/http.ts';
 import { readMessages, type StreamPosition } from '../../transport/sse.ts';
@@ -60,7 +60,16 @@ export class Subscription {
     const controller = new AbortController();
     this.#controller = controller;
     this.#running = this.#run(controller.signal).catch((error: unknown) => {
-      if (!controller.signal.aborted) this.#events.warning(asError(error));
+      if (controller.signal.aborted) return;
+      if (isMcpError(error)) return this.#events.warning(error);
+      const gaveUp = 'the subscription stream ended and could not be reopened';
+      this.#events.warning(
+        new TransportError(gaveUp, {
+          url: this.#wire.url,
+          method: 'subscriptions/listen',
+          cause: error,
+        }),
+      );
     });
   }
 

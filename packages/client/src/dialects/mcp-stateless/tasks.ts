@@ -8,7 +8,7 @@
 import { type ErrorContext, TaskCancelledError, TaskFailedError } from '../../errors.ts';
 import { isObject, type JsonObject } from '../../jsonrpc.ts';
 import {
-  type InputRequest,
+  inputRequestsOf,
   malformedResult,
   type Outcome,
   type PendingHandle,
@@ -29,7 +29,7 @@ export function createdTask(result: JsonObject, where: ErrorContext): Outcome {
   if (typeof taskId !== 'string' || taskId === '') {
     return malformedResult('a task result without a taskId', result, where);
   }
-  return pendingOf(result, { kind: 'task', id: taskId, ttlMs: ttlOf(result['ttlMs']) });
+  return pendingOf(result, { kind: 'task', id: taskId, ttlMs: ttlOf(result['ttlMs']) }, where);
 }
 
 /** A `tasks/get` answer (a DetailedTask) for `handle`. */
@@ -41,7 +41,7 @@ export function taskOutcome(
   switch (result['status']) {
     case 'working':
     case 'input_required':
-      return pendingOf(result, handle);
+      return pendingOf(result, handle, where);
     case 'completed': {
       const final = result['result'];
       return isObject(final)
@@ -57,8 +57,10 @@ export function taskOutcome(
   }
 }
 
-function pendingOf(task: JsonObject, handle: PendingHandle): Outcome {
-  const requests = task['status'] === 'input_required' ? task['inputRequests'] : undefined;
+function pendingOf(task: JsonObject, handle: PendingHandle, where: ErrorContext): Outcome {
+  const asked = task['status'] === 'input_required' ? task['inputRequests'] : undefined;
+  const requests = asked === undefined ? undefined : inputRequestsOf(asked);
+  if (typeof requests === 'string') return malformedResult(requests, task, where);
   const poll = task['pollIntervalMs'];
   const message = task['statusMessage'];
   return {
@@ -67,7 +69,7 @@ function pendingOf(task: JsonObject, handle: PendingHandle): Outcome {
     retryAfterMs: typeof poll === 'number' && poll >= 0 ? poll : undefined,
     status: task['status'] === 'input_required' ? 'input_required' : 'working',
     message: typeof message === 'string' ? message : undefined,
-    requests: isObject(requests) ? (requests as Record<string, InputRequest>) : undefined,
+    requests,
   };
 }
 
