@@ -29,7 +29,7 @@ import { Inbound } from '../inbound.ts';
 import { CLOSE_GRACE_MS, legacyEra } from '../legacy-era.ts';
 import { Router } from '../router.ts';
 import { deliver, exchange, type Wire } from './exchange.ts';
-import { ListenStream } from './listen.ts';
+import { ListenStream, worthListening } from './listen.ts';
 import { ACCEPT_POST, Session, SessionNotFound, type StatefulConfig } from './session.ts';
 import { callOutcome, taskError, taskState, withTaskRequest } from './tasks.ts';
 
@@ -253,7 +253,7 @@ export class StatefulDialect implements Dialect {
     }
     session.start(sessionId, this.server.protocolVersion);
     await deliver(this.#wire, notification('notifications/initialized'), deadline.signal);
-    if (config.listen) {
+    if (config.listen && worthListening(this.server.capabilities, config.capabilities)) {
       // The stream belongs to this session: if it finds the session gone after a call has
       // already renewed it, the generation no longer matches and nothing is renewed twice.
       const generation = session.generation;
