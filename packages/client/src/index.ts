@@ -152,7 +152,7 @@ export {
   type ProtocolChoice,
   type Verdict,
   type VerdictStore,
-} from './negotiate.ts';
+} from './negotiate/index.ts';
 export { type ClientInfo, type ClientOptions, DEFAULTS } from './options.ts';
 export {
   type PinnedDefinition,

@@ -26,7 +26,7 @@ import {
   type ProtocolChoice,
   sharedVerdicts,
   type VerdictStore,
-} from './negotiate.ts';
+} from './negotiate/index.ts';
 import type { TracingOption } from './telemetry/load.ts';
 import type { RetryPolicy } from './transport/retry.ts';
 
