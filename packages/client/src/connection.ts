@@ -18,6 +18,7 @@ import {
   LEGACY_VERSIONS,
   MODERN_VERSIONS,
   negotiate,
+  STDIO_PROBES,
   sharedVerdicts,
 } from './negotiate/index.ts';
 import type { ResolvedOptions } from './options.ts';
@@ -28,11 +29,12 @@ function withExtensions(capabilities: JsonObject, extensions: JsonObject): JsonO
 
 export function openDialect(
   options: ResolvedOptions,
-  dispatcher: Dispatcher,
+  dispatcher: Dispatcher | undefined,
   events: DialectEvents,
   deadline: Deadline,
   responder: Responder,
 ): Promise<Dialect> {
+  if (options.stdio || !dispatcher) return openStdio(options, events, deadline, responder);
   const http = {
     url: options.url,
     dispatcher,
@@ -91,4 +93,71 @@ export function openDialect(
     events,
     deadline,
   );
+}
+
+/** How long `close()` waits for a local server to exit, after ending stdin and after SIGTERM. */
+const STDIO_GRACE_MS = 2_000;
+
+/** A local server: the stdio channel (loaded only here, so HTTP users never load it). */
+async function openStdio(
+  options: ResolvedOptions,
+  events: DialectEvents,
+  deadline: Deadline,
+  responder: Responder,
+): Promise<Dialect> {
+  const stdio = options.stdio!;
+  const [{ StdioChannel }, { ChannelSessionDialect }] = await Promise.all([
+    import('./channels/stdio.ts'),
+    import('./dialects/mcp-stateful/over-channel.ts'),
+  ]);
+  const channel = new StdioChannel({
+    command: stdio.command,
+    label: stdio.label,
+    maxResponseBytes: options.maxResponseBytes,
+    retry: options.retry,
+    graceMs: STDIO_GRACE_MS,
+  });
+  const clientInfo = { ...options.clientInfo };
+  const capabilities = clientCapabilities(options.handlers);
+  try {
+    return await negotiate(
+      {
+        choice: options.protocolVersion,
+        dialect: options.dialect,
+        verdicts: guardedVerdicts(options.verdicts, sharedVerdicts, events.warning),
+        key: stdio.key,
+        channel,
+        probes: STDIO_PROBES,
+        silenceMs: options.connectTimeoutMs,
+        stateless: {
+          clientInfo,
+          capabilities: withTasksExtension(capabilities),
+          versions: MODERN_VERSIONS,
+          listen: options.listen,
+          timeoutMs: options.timeoutMs,
+        },
+        legacy: (protocolVersion, dialectEvents, within) =>
+          ChannelSessionDialect.connect(
+            {
+              clientInfo,
+              capabilities,
+              protocolVersion,
+              supportedVersions: LEGACY_VERSIONS,
+              timeoutMs: options.timeoutMs,
+              maxTimeoutMs: options.maxTimeoutMs,
+              responder,
+            },
+            channel,
+            dialectEvents,
+            within,
+          ),
+      },
+      events,
+      deadline,
+    );
+  } catch (error) {
+    // Nothing speaks to the process now: it must not outlive the failed connection.
+    await channel.close();
+    throw error;
+  }
 }

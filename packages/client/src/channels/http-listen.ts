@@ -8,8 +8,9 @@ import pRetry from 'p-retry';
 import { sleep } from '../deadline.ts';
 import { readAnswer } from '../dialects/answer.ts';
 import type { DialectEvents } from '../dialects/dialect.ts';
+import { withoutSubscriptionId } from '../dialects/mcp-stateless/meta.ts';
 import { asError, JsonRpcError } from '../errors.ts';
-import { isObject, type JsonObject, type JsonRpcRequest, notification } from '../jsonrpc.ts';
+import { type JsonRpcRequest, notification } from '../jsonrpc.ts';
 import type { HttpResponse } from '../transport/http.ts';
 import { readMessages, type StreamPosition } from '../transport/sse.ts';
 
@@ -124,12 +125,4 @@ export class Subscription {
     }
     throw new Ended(delivered);
   }
-}
-
-/** A listen notification as the client's events take it: without the subscription's tag. */
-export function withoutSubscriptionId(params: JsonObject | undefined): JsonObject | undefined {
-  const meta = params?.['_meta'];
-  if (!params || !isObject(meta)) return params;
-  const { 'io.modelcontextprotocol/subscriptionId': _id, ...rest } = meta;
-  return { ...params, _meta: rest };
 }

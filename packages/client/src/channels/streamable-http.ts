@@ -82,6 +82,10 @@ export class StreamableHttpChannel implements Channel {
     return subscription;
   }
 
+  attach(): void {
+    // Without a session nothing reaches the client outside a request's answer (listen apart).
+  }
+
   async close(): Promise<void> {
     // The dispatcher is the client's: it closes it.
   }

@@ -19,6 +19,8 @@ export interface ChannelCall {
   mirror?: Record<string, string> | undefined;
   /** What the server says about the request before its response (progress, log messages). */
   onMessage(incoming: Incoming): void;
+  /** The request opens a session (`initialize`): it goes out before the session is open. */
+  handshake?: boolean | undefined;
 }
 
 export interface Channel {
@@ -32,6 +34,20 @@ export interface Channel {
   request(message: JsonRpcRequest, call: ChannelCall): Promise<JsonRpcResponse>;
   /** Sends a notification. */
   send(message: JsonRpcMessage, signal: AbortSignal): Promise<void>;
+  /**
+   * Where the server's messages that belong to no request go (stdio's one pipe carries them
+   * all), and where background failures and the server's stderr lines are told.
+   */
+  attach(inbound: (incoming: Incoming) => void, events: DialectEvents): void;
+  /**
+   * For a dialect whose servers keep a session (the legacy era): `open` runs before anything
+   * else reaches a server the channel has not opened a session with (a new or restarted process),
+   * once, however many requests wait for it. Channels whose sessions the dialect keeps itself
+   * (Streamable HTTP's session id) leave it out.
+   */
+  keepSession?(open: (deadline: Deadline) => Promise<void>): void;
+  /** Opens the session now, if the server has none (see keepSession). */
+  openSession?(deadline: Deadline): Promise<void>;
   /**
    * Keeps a `subscriptions/listen` request open (2026-07-28), opened again when it breaks;
    * `build` makes each attempt's request, so a changed filter is sent on the next one. What it

@@ -14,6 +14,7 @@ import {
   UnsupportedVersionError,
 } from '../../errors.ts';
 import {
+  type Incoming,
   isObject,
   type JsonObject,
   type JsonRpcFailure,
@@ -35,7 +36,7 @@ import type {
   ServerDescription,
 } from '../dialect.ts';
 import { headerParams, mirroredHeaders } from './headers.ts';
-import { META, protocolResult } from './meta.ts';
+import { META, protocolResult, withoutSubscriptionId } from './meta.ts';
 import { createdTask, taskOutcome } from './tasks.ts';
 
 export interface StatelessConfig {
@@ -87,6 +88,7 @@ export class StatelessDialect implements Dialect {
     this.#events = events;
     this.#version = version;
     this.server = describe(version, discovered);
+    channel.attach((incoming) => this.#onInbound(incoming), events);
     if (config.listen) void this.#listen();
   }
 
@@ -230,6 +232,17 @@ export class StatelessDialect implements Dialect {
           this.#onNotification(incoming.message, id, context.onProgress);
       },
     });
+  }
+
+  /**
+   * What belongs to no request (stdio carries it all on one pipe): subscription notifications,
+   * log messages. Servers of this revision send no requests.
+   */
+  #onInbound(incoming: Incoming): void {
+    if (incoming.kind !== 'notification') return;
+    const { method, params } = incoming.message;
+    if (method === 'notifications/subscriptions/acknowledged') return;
+    this.#events.notification(notification(method, withoutSubscriptionId(params)));
   }
 
   /** Notifications on a request's stream belong to that request: progress, and log messages. */

@@ -103,6 +103,12 @@ export class StdioChannel {
     }
   }
 
+  /** Starts the process if none runs; resolves with its generation. */
+  async start(signal: AbortSignal): Promise<number> {
+    await this.#running(signal);
+    return this.#generation;
+  }
+
   /** Sends a notification, or the answer to a server request. */
   async send(message: JsonRpcMessage, signal: AbortSignal): Promise<void> {
     const process = await this.#running(signal);
