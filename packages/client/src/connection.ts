@@ -110,13 +110,16 @@ async function openStdio(
     import('./channels/stdio.ts'),
     import('./dialects/mcp-stateful/over-channel.ts'),
   ]);
-  const channel = new StdioChannel({
-    command: stdio.command,
-    label: stdio.label,
-    maxResponseBytes: options.maxResponseBytes,
-    retry: options.retry,
-    graceMs: STDIO_GRACE_MS,
-  });
+  const channel = new StdioChannel(
+    {
+      command: stdio.command,
+      label: stdio.label,
+      maxResponseBytes: options.maxResponseBytes,
+      retry: options.retry,
+      graceMs: STDIO_GRACE_MS,
+    },
+    events,
+  );
   const clientInfo = { ...options.clientInfo };
   const capabilities = clientCapabilities(options.handlers);
   try {

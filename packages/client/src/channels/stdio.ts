@@ -42,15 +42,17 @@ export class StdioChannel implements Channel {
   /** Calls waiting for progress, by their progress token (their request id). */
   readonly #calls = new Map<RequestId, (incoming: Incoming) => void>();
   #inbound: (incoming: Incoming) => void = () => {};
+  readonly #events: Pick<DialectEvents, 'warning' | 'stderr'>;
   /** The legacy era's session opener, and the process it last opened a session with. */
   #open: ((deadline: Deadline) => Promise<void>) | undefined;
   #openedFor = 0;
   #opening: Promise<void> | undefined;
-  #events: Pick<DialectEvents, 'warning' | 'stderr'> = { warning: () => {} };
 
-  constructor(config: StdioConfig) {
+  /** `events` hears of background failures and the server's stderr from its very start. */
+  constructor(config: StdioConfig, events: Pick<DialectEvents, 'warning' | 'stderr'>) {
     this.label = config.label;
     this.#config = config;
+    this.#events = events;
     this.#pipe = new Pipe(
       config.command,
       { label: config.label, maxMessageBytes: config.maxResponseBytes, graceMs: config.graceMs },
@@ -63,13 +65,9 @@ export class StdioChannel implements Channel {
     );
   }
 
-  /** Where what belongs to no call goes, and where background failures and stderr are told. */
-  attach(
-    inbound: (incoming: Incoming) => void,
-    events: Pick<DialectEvents, 'warning' | 'stderr'>,
-  ): void {
+  /** Where what belongs to no call goes (the events were given when the channel was made). */
+  attach(inbound: (incoming: Incoming) => void): void {
     this.#inbound = inbound;
-    this.#events = events;
   }
 
   /** Which process this is; it changes when the server was started again. */
@@ -105,7 +103,8 @@ export class StdioChannel implements Channel {
   request(message: JsonRpcRequest, call: ChannelCall): Promise<JsonRpcResponse> {
     const { deadline } = call;
     return withRetry(() => this.#once(message, call), this.#config.retry, {
-      idempotent: call.idempotent,
+      // A probe's answer may be that the server exits: it is not sent again.
+      idempotent: call.idempotent && !call.probe,
       deadline,
     });
   }

@@ -21,6 +21,8 @@ export interface ChannelCall {
   onMessage(incoming: Incoming): void;
   /** The request opens a session (`initialize`): it goes out before the session is open. */
   handshake?: boolean | undefined;
+  /** A negotiation probe: a server that exits on it has answered (stdio); it is not sent again. */
+  probe?: boolean | undefined;
 }
 
 export interface Channel {

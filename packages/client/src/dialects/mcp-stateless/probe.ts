@@ -148,6 +148,7 @@ async function discoverOnce(context: ProbeContext, version: string): Promise<Ans
     response = await config.channel.request(message, {
       deadline,
       idempotent: true,
+      probe: true,
       version,
       mirror: { 'mcp-method': 'server/discover' },
       // Probe traffic is the client's business: notifications on it reach nobody.
