@@ -37,6 +37,8 @@ const FOREVER_MS = 2 ** 31 - 1;
 
 export class StdioChannel implements Channel {
   readonly label: string;
+  /** "There is no header layer": everything is in the message. */
+  readonly mirrors = false;
   readonly #pipe: Pipe;
   readonly #config: StdioConfig;
   /** Calls waiting for progress, by their progress token (their request id). */
@@ -86,7 +88,7 @@ export class StdioChannel implements Channel {
 
   /** Makes sure a process runs and, for the legacy era, that its session is open. */
   async openSession(deadline: Deadline): Promise<void> {
-    const generation = await this.#pipe.start(deadline.signal);
+    const generation = this.#pipe.running ?? (await this.#pipe.start(deadline.signal));
     const open = this.#open;
     if (!open || generation === this.#openedFor) return;
     // A process started again has a session no more: the legacy era opens it again first.
@@ -133,7 +135,11 @@ export class StdioChannel implements Channel {
 
   async #once(message: JsonRpcRequest, call: ChannelCall): Promise<JsonRpcResponse> {
     const { signal } = call.deadline;
-    if (!call.handshake) await this.openSession(call.deadline);
+    // Nothing to wait for on the way of nearly every call: a process runs, its session is open.
+    const running = this.#pipe.running;
+    if (!call.handshake && (running === undefined || (this.#open && running !== this.#openedFor))) {
+      await this.openSession(call.deadline);
+    }
     this.#calls.set(message.id, call.onMessage);
     try {
       return await this.#pipe.request(message, signal);

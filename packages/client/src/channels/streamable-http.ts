@@ -28,6 +28,7 @@ export interface StreamableHttpConfig {
 
 export class StreamableHttpChannel implements Channel {
   readonly label: string;
+  readonly mirrors = true;
   readonly #config: StreamableHttpConfig;
 
   constructor(config: StreamableHttpConfig) {

@@ -28,6 +28,8 @@ export interface ChannelCall {
 export interface Channel {
   /** The server as errors name it: its URL, or its command line. */
   readonly label: string;
+  /** Whether the binding mirrors body fields into its envelope (HTTP headers): `call.mirror`. */
+  readonly mirrors: boolean;
   /**
    * Sends a request and resolves with its response, sending it again only as the retry policy
    * allows. When `call.deadline` aborts, the server is told the request is abandoned in the

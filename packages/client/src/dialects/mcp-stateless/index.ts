@@ -226,7 +226,9 @@ export class StatelessDialect implements Dialect {
       idempotent: operation.idempotent,
       tool: operation.tool,
       version: this.#version,
-      mirror: mirroredHeaders(operation.method, operation.params, operation.definition),
+      mirror: this.#channel.mirrors
+        ? mirroredHeaders(operation.method, operation.params, operation.definition)
+        : undefined,
       onMessage: (incoming) => {
         if (incoming.kind === 'notification')
           this.#onNotification(incoming.message, id, context.onProgress);

@@ -4,6 +4,8 @@
  * after it exits, a bounded number of times in a row; when it exits, every request waiting on it
  * fails at once with the exit code, signal and last stderr lines.
  */
+import { EventEmitter } from 'node:events';
+import { wireSignal } from '../../deadline.ts';
 import {
   ClientClosedError,
   MalformedMessageError,
@@ -78,29 +80,35 @@ export class StdioChannel {
    */
   async request(message: JsonRpcRequest, signal: AbortSignal): Promise<JsonRpcResponse> {
     signal.throwIfAborted();
-    const process = await this.#running(signal);
+    const process = this.#process?.alive ? this.#process : await this.#running(signal);
+    // One promise per request, settled by its response, the process's exit, or the abort.
+    let pending!: Pending;
     const answered = new Promise<JsonRpcResponse>((resolve, reject) => {
-      this.#pending.set(message.id, { resolve, reject });
+      pending = { resolve, reject };
     });
+    this.#pending.set(message.id, pending);
+    // The deadline's emitter when it has one: cheaper to listen to than its AbortSignal.
+    const wire = wireSignal(signal);
     const onAbort = () => {
       if (!this.#pending.delete(message.id)) return;
       this.#abandoned.add(message.id);
-      settle.reject(signal.reason as Error);
+      pending.reject(signal.reason as Error);
     };
-    let settle!: Pending;
-    const aborted = new Promise<never>((_, reject) => {
-      settle = { resolve: () => {}, reject };
-    });
-    signal.addEventListener('abort', onAbort, { once: true });
+    listen(wire, onAbort);
     try {
-      await process.send(message, signal);
-      return await Promise.race([answered, aborted]);
+      if (!process.write(message)) await process.send(message, signal);
+      return await answered;
     } catch (error) {
       this.#pending.delete(message.id);
       throw error;
     } finally {
-      signal.removeEventListener('abort', onAbort);
+      unlisten(wire, onAbort);
     }
+  }
+
+  /** The generation of the process that runs now, if one does. */
+  get running(): number | undefined {
+    return this.#process?.alive ? this.#generation : undefined;
   }
 
   /** Starts the process if none runs; resolves with its generation. */
@@ -213,6 +221,16 @@ export class StdioChannel {
     this.#pending.clear();
     for (const each of pending) each.reject(error);
   }
+}
+
+function listen(wire: AbortSignal | EventEmitter, onAbort: () => void): void {
+  if (wire instanceof EventEmitter) wire.once('abort', onAbort);
+  else wire.addEventListener('abort', onAbort, { once: true });
+}
+
+function unlisten(wire: AbortSignal | EventEmitter, onAbort: () => void): void {
+  if (wire instanceof EventEmitter) wire.off('abort', onAbort);
+  else wire.removeEventListener('abort', onAbort);
 }
 
 /** Waits for a shared start, but lets one caller's signal stop its own wait. */
