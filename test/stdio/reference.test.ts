@@ -113,6 +113,23 @@ describe('both eras over stdio', () => {
   });
 });
 
+describe('abandoning a call', () => {
+  test.each([
+    ['2026-07-28', []],
+    ['2025-11-25', ['--era', 'legacy']],
+  ])('at %s, aborting tells the server with notifications/cancelled', async (_, flags) => {
+    const { client, stderr } = clientFor(referenceStdio(...flags));
+    await using _client = client;
+    await client.connect();
+    const controller = new AbortController();
+    const call = client.callTool('slow', { ms: 60_000 }, { signal: controller.signal });
+    setTimeout(() => controller.abort(new Error('user gave up')), 100);
+    await expect(call).rejects.toMatchObject({ code: 'ABORTED' });
+    await waitFor(() => stderr.some((line) => line.startsWith('cancelled ')));
+    expect(stderr.find((line) => line.startsWith('cancelled '))).toContain('call aborted: tools/call (slow)');
+  });
+});
+
 describe('negotiation as the binding says', () => {
   test('a server that exits on an unknown request is started again once and spoken to as legacy', async () => {
     const { client, stderr } = clientFor(referenceStdio('--era', 'legacy', '--exit-on-unknown'));

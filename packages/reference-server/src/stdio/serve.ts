@@ -138,6 +138,11 @@ export function serveStdio(
     }
     if (message.kind === 'request') misbehave(message);
     if (closed) return;
+    if (message.kind === 'notification' && message.method === 'notifications/cancelled') {
+      // What the client abandoned, for tests watching stderr (nothing else shows it on stdio).
+      const params = isObject(message.params) ? message.params : {};
+      log(`cancelled ${JSON.stringify(params['requestId'])}: ${String(params['reason'] ?? '')}`);
+    }
     const modernEra =
       era === 'modern' ||
       (era === 'dual' &&
