@@ -126,7 +126,9 @@ describe('abandoning a call', () => {
     setTimeout(() => controller.abort(new Error('user gave up')), 100);
     await expect(call).rejects.toMatchObject({ code: 'ABORTED' });
     await waitFor(() => stderr.some((line) => line.startsWith('cancelled ')));
-    expect(stderr.find((line) => line.startsWith('cancelled '))).toContain('call aborted: tools/call (slow)');
+    expect(stderr.find((line) => line.startsWith('cancelled '))).toContain(
+      'call aborted: tools/call (slow)',
+    );
   });
 });
 
