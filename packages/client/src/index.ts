@@ -155,7 +155,7 @@ export {
   type Verdict,
   type VerdictStore,
 } from './negotiate/index.ts';
-export { type ClientInfo, type ClientOptions, DEFAULTS, type ServerTarget } from './options.ts';
+export { type ClientInfo, type ClientOptions, DEFAULTS } from './options.ts';
 export {
   type PinnedDefinition,
   type ToolDrift,
@@ -164,7 +164,6 @@ export {
   toolFingerprint,
 } from './pins.ts';
 export type { CallStatus } from './redeem.ts';
-export type { StdioServer } from './stdio-server.ts';
 export type { ToolStreamEvent } from './tool-stream.ts';
 export type { RetryPolicy } from './transport/retry.ts';
 export type * from './types.ts';
