@@ -3,7 +3,7 @@
  * modules a program imports to use it (for the import-time figure). `baseline` names the raw
  * undici floor its ratios are taken against; for an adapter, the client it wraps.
  */
-import { LEGACY_PATH, MODERN_PATH } from './protocol.ts';
+import { LEGACY_PATH, MODERN_PATH, STDIO_PATH } from './protocol.ts';
 
 export interface ClientEntry {
   id: string;
@@ -16,6 +16,8 @@ export interface ClientEntry {
   fromSources?: boolean;
   /** A framework adapter: only its per-call cost is measured, against the client it wraps. */
   adapter?: boolean;
+  /** A local server over stdio: only calls are measured, against the raw pipe to the same child. */
+  stdio?: boolean;
 }
 
 export const CLIENTS: readonly ClientEntry[] = [
@@ -124,5 +126,30 @@ export const ADAPTERS: readonly ClientEntry[] = [
   },
 ];
 
+/**
+ * A local server as a child process (`stdio-server.ts`, dual-era, spoken to at 2026-07-28):
+ * toolwire against the floor, a raw newline-JSON pipe to the same child.
+ */
+export const STDIO: readonly ClientEntry[] = [
+  {
+    id: 'stdio-raw',
+    label: 'raw newline-JSON pipe (floor)',
+    driver: 'stdio-raw',
+    path: STDIO_PATH,
+    baseline: 'stdio-raw',
+    modules: [],
+    stdio: true,
+  },
+  {
+    id: 'toolwire-stdio',
+    label: 'toolwire, stdio',
+    driver: 'toolwire-stdio',
+    path: STDIO_PATH,
+    baseline: 'stdio-raw',
+    modules: [],
+    stdio: true,
+  },
+];
+
 /** Everything a round runs, each in its own process. */
-export const ENTRIES: readonly ClientEntry[] = [...CLIENTS, ...ADAPTERS];
+export const ENTRIES: readonly ClientEntry[] = [...CLIENTS, ...ADAPTERS, ...STDIO];

@@ -7,6 +7,8 @@
 export const LEGACY_PATH = '/mcp';
 /** Stateless 2026-07-28 (`server/discover`): only toolwire and the raw floor are driven here. */
 export const MODERN_PATH = '/modern';
+/** Not a path: the stdio entries start `stdio-server.ts` as a child process of their own. */
+export const STDIO_PATH = 'stdio';
 /** Control endpoint for the request counters; never counted itself. */
 export const STATS_PATH = '/_stats';
 /** The counter key for TCP connections accepted (the others are requests). */

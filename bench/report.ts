@@ -4,7 +4,7 @@
  * cancels out of the ratio).
  */
 
-import { ADAPTERS, CLIENTS, type ClientEntry } from './modules.ts';
+import { ADAPTERS, CLIENTS, type ClientEntry, STDIO } from './modules.ts';
 import { NOTIFY_COUNT } from './protocol.ts';
 import { median, range } from './stats.ts';
 import type { WorkerResult } from './worker.ts';
@@ -188,6 +188,29 @@ export function markdown(header: string[], rounds: RoundResults[]): string {
         ),
       ],
       ADAPTERS,
+    ),
+    '',
+    '## stdio: a local server as a child process',
+    '',
+    'toolwire against the floor, a raw newline-JSON pipe to the same child (`stdio-server.ts`,',
+    'spoken to at 2026-07-28): one request per line written, stdout split on newlines, each line',
+    '`JSON.parse`d and matched by id. Ratio to the pipe, in the same round; the target is within',
+    '1.2x of it in calls/s at concurrency 1 and 32.',
+    '',
+    table(
+      rounds,
+      [
+        ...perScenario('callsPerSec', 1, 0, ['JSON c1', 'JSON c32']).map(
+          ([name, pick, digits]): [string, Pick, number] => [`calls/s ${name}`, pick, digits],
+        ),
+        ...perScenario('p50Ms', 1, 3, ['JSON c1', 'JSON c32']).map(
+          ([name, pick, digits]): [string, Pick, number] => [`p50 ms ${name}`, pick, digits],
+        ),
+        ...perScenario('cpuUsPerCall', 1, 1, ['JSON c1', 'JSON c32']).map(
+          ([name, pick, digits]): [string, Pick, number] => [`CPU µs ${name}`, pick, digits],
+        ),
+      ],
+      STDIO,
     ),
     '',
     '## The toolwire command: start-up (ms from spawn to exit)',

@@ -58,8 +58,10 @@ const { default: driver } = (await import(`./drivers/${entry.driver}.ts`)) as { 
 
 const connectTimes: number[] = [];
 let breakdown: Record<string, number> = {};
-// An adapter's connect is its client's plus a tool listing: only its calls are measured.
-for (let i = 0; i < (entry.adapter ? 0 : SIZES.connects); i++) {
+// An adapter's connect is its client's plus a tool listing: only its calls are measured. A stdio
+// client's connect starts a process the HTTP server does not see: only its calls are measured.
+const callsOnly = entry.adapter === true || entry.stdio === true;
+for (let i = 0; i < (callsOnly ? 0 : SIZES.connects); i++) {
   await serverCounts();
   const t0 = performance.now();
   const session = await driver.connect(url);
@@ -76,7 +78,7 @@ for (let i = 0; i < (entry.adapter ? 0 : SIZES.connects); i++) {
 // Heap growth first, on its own client: the load scenarios leave garbage (latency arrays, GC
 // profiles, megabyte strings) whose collection would show up as a negative growth.
 let heapPer1000 = Number.NaN;
-if (!entry.adapter) {
+if (!callsOnly) {
   const heapSession = await driver.connect(url);
   heapPer1000 = await heapGrowth(heapSession, TOOLS.json, SIZES.heap);
   await heapSession.close();
@@ -85,7 +87,8 @@ if (!entry.adapter) {
 const session = await driver.connect(url);
 const figures: Record<string, LoadFigures> = {};
 // An adapter adds the same work to every call, whatever the answer's shape: JSON is enough.
-for (const [kind, tool] of entry.adapter
+// stdio answers are lines, never SSE.
+for (const [kind, tool] of callsOnly
   ? ([['JSON', TOOLS.json]] as const)
   : ([
       ['JSON', TOOLS.json],
@@ -96,7 +99,7 @@ for (const [kind, tool] of entry.adapter
   }
 }
 const parseMBps: Record<string, number> = {};
-if (!entry.adapter) {
+if (!callsOnly) {
   // Notifications before the result: each client decodes and dispatches them the way it does
   // with a log message nobody listens to.
   for (const concurrency of [1, 32]) {

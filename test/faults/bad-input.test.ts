@@ -192,7 +192,7 @@ test('a server that never answers fails with a TimeoutError at the deadline', as
     ),
   );
   await using client = createMcpClient(server.url, fast);
-  // Connected and listed first: the deadline under test is the call's alone.
+  // Connected and listed first: the short timeout is for the call alone, however busy the machine.
   await client.listTools();
   const error = await client.callTool('safe', {}, { timeoutMs: 150 }).catch((e: unknown) => e);
   expect(error).toBeInstanceOf(TimeoutError);

@@ -145,7 +145,7 @@ export function mcpServer(
             id: message.id,
             result: {
               protocolVersion: version,
-              capabilities: { tools: {} },
+              capabilities: { tools: { listChanged: true } },
               serverInfo: { name: 'fault-server', version: '1.0.0' },
             },
           },

@@ -30,7 +30,7 @@ const PNG =
 
 const COLOURS = ['red', 'green', 'blue', 'black'];
 
-function buildServer(): McpServer {
+export function buildV2Server(): McpServer {
   const server = new McpServer(
     { name: 'v2-interop', version: '2.0.0' },
     { capabilities: { logging: {} } },
@@ -161,7 +161,7 @@ function buildServer(): McpServer {
 export function startV2Server(mode: V2Mode): Promise<LoopbackServer> {
   if (mode !== 'stateful') {
     const handler = createMcpHandler(
-      () => buildServer(),
+      () => buildV2Server(),
       mode === 'modern-only' ? { legacy: 'reject' } : {},
     );
     return serveFetch((request) => handler.fetch(request), { onClose: () => handler.close() });
@@ -174,7 +174,7 @@ export function startV2Server(mode: V2Mode): Promise<LoopbackServer> {
       const known = id === null ? undefined : sessions.get(id);
       if (known) return known.handleRequest(request);
       if (id !== null) return new Response(null, { status: 404 });
-      const server = buildServer();
+      const server = buildV2Server();
       servers.push(server);
       const transport: WebStandardStreamableHTTPServerTransport =
         new WebStandardStreamableHTTPServerTransport({

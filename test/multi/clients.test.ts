@@ -7,6 +7,7 @@ import { createMcpClients, type McpClients, TimeoutError, TransportError } from 
 import { type ReferenceServer, startReferenceServer } from '@toolwire/reference-server';
 import { expect, test } from 'vitest';
 import { handles, settledHandles } from '../helpers/handles.ts';
+import { binOf } from '../helpers/stdio.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 import { posts } from '../reference/helpers.ts';
 
@@ -140,16 +141,24 @@ async function countOf(server: ReferenceServer): Promise<number> {
   return (await one.listTools()).length;
 }
 
-test('a local (stdio) entry is handed to createMcpClient; until stdio lands that is a TypeError naming the server', () => {
-  // When the client's stdio transport lands, createMcpClient takes { command, args, env } and this
-  // entry starts the program instead: this test then changes to call a local server.
-  expect(() =>
-    createMcpClients({
+test('a local (stdio) entry is started beside a remote one; shared headers go to the remote only', async () => {
+  await using server = await startReferenceServer();
+  await using clients = createMcpClients(
+    {
       mcpServers: {
-        memory: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'] },
+        local: {
+          command: process.execPath,
+          args: [binOf('@toolwire/reference-server'), '--stdio'],
+        },
+        remote: { url: server.urls.modern },
       },
-    }),
-  ).toThrow(
-    /server "memory": this version of @toolwire\/client cannot start local \(stdio\) servers/,
+    },
+    { headers: { 'x-team': 'docs' } },
   );
+  const names = (await clients.listTools()).map((tool) => tool.name);
+  expect(names).toEqual(expect.arrayContaining(['local__add', 'remote__add']));
+  const sum = await clients.callTool('local__add', { a: 2, b: 40 });
+  expect(sum.structuredContent).toEqual({ sum: 42 });
+  expect(clients.client('local').url).toMatch(/^stdio:/);
+  expect(server.log.every((entry) => entry.headers['x-team'] === 'docs')).toBe(true);
 });

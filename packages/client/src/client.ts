@@ -34,7 +34,12 @@ import { Responder } from './handlers/responder.ts';
 import { UrlCompletions } from './handlers/url-completions.ts';
 import { type CallHandle, checkHandle } from './handles.ts';
 import { isObject, type JsonObject, RpcCode } from './jsonrpc.ts';
-import { type ClientOptions, type ResolvedOptions, resolveOptions } from './options.ts';
+import {
+  type ClientOptions,
+  type ResolvedOptions,
+  resolveOptions,
+  type ServerTarget,
+} from './options.ts';
 import type { CallStatus } from './redeem.ts';
 import { checkStructuredContent, toCallToolResult } from './results.ts';
 import { undeclared } from './server-capabilities.ts';
@@ -123,9 +128,10 @@ export interface ListToolsOptions extends ListOptions {
 export class McpClient implements AsyncDisposable {
   readonly url: string;
   readonly #options: ResolvedOptions;
-  readonly #dispatcher: Dispatcher;
+  /** Undefined for a local (stdio) server, which needs none. */
+  readonly #dispatcher: Dispatcher | undefined;
   /** What requests go through: the dispatcher, behind the gate of `headers` and `auth` if any. */
-  readonly #wire: Dispatcher;
+  readonly #wire: Dispatcher | undefined;
   readonly #ownsDispatcher: boolean;
   readonly #events = new EventHub();
   readonly #calls = new Set<Deadline>();
@@ -141,8 +147,8 @@ export class McpClient implements AsyncDisposable {
   #observing: Promise<Observer | null> | undefined;
   readonly #peer: Attributes;
 
-  constructor(url: string | URL, options: ClientOptions = {}) {
-    this.#options = resolveOptions(url, options);
+  constructor(server: ServerTarget, options: ClientOptions = {}) {
+    this.#options = resolveOptions(server, options);
     this.url = this.#options.url;
     this.#input = {
       responder: new Responder(this.#options.handlers, () => ({
@@ -159,18 +165,22 @@ export class McpClient implements AsyncDisposable {
       warn: (error) => this.#events.emit('warning', error),
       url: this.url,
     };
-    this.#peer = peerAttributes(this.url);
-    this.#ownsDispatcher = options.dispatcher === undefined;
-    this.#dispatcher =
-      options.dispatcher ?? new Agent(createAgentOptions(this.#options.connectTimeoutMs));
-    const gate = gateFor({
-      url: this.url,
-      headers: this.#options.headersSource,
-      auth: this.#options.auth,
-      dispatcher: this.#dispatcher,
-      maxResponseBytes: this.#options.maxResponseBytes,
-    });
-    this.#wire = gate ? withGate(this.#dispatcher, gate) : this.#dispatcher;
+    // A local server has no address: it is a process, spoken to over pipes.
+    this.#peer = this.#options.stdio ? { 'network.transport': 'pipe' } : peerAttributes(this.url);
+    this.#ownsDispatcher = options.dispatcher === undefined && !this.#options.stdio;
+    this.#dispatcher = this.#options.stdio
+      ? undefined
+      : (options.dispatcher ?? new Agent(createAgentOptions(this.#options.connectTimeoutMs)));
+    const gate =
+      this.#dispatcher &&
+      gateFor({
+        url: this.url,
+        headers: this.#options.headersSource,
+        auth: this.#options.auth,
+        dispatcher: this.#dispatcher,
+        maxResponseBytes: this.#options.maxResponseBytes,
+      });
+    this.#wire = gate && this.#dispatcher ? withGate(this.#dispatcher, gate) : this.#dispatcher;
   }
 
   /** The negotiated protocol revision, once connected. */
@@ -449,7 +459,7 @@ export class McpClient implements AsyncDisposable {
     for (const deadline of this.#calls) deadline.abort(new ClientClosedError({ url: this.url }));
     const dialect = this.#dialect ?? (await this.#connecting?.catch(() => undefined));
     await dialect?.close();
-    if (this.#ownsDispatcher) await this.#dispatcher.destroy();
+    if (this.#ownsDispatcher) await this.#dispatcher?.destroy();
   }
 
   async #toolNamed(name: string, options: RequestOptions): Promise<Tool | undefined> {
@@ -670,6 +680,7 @@ export class McpClient implements AsyncDisposable {
           },
           warning: (error) => this.#events.emit('warning', error),
           stale: () => this.#cache.drop(),
+          stderr: (line) => this.#events.emit('stderr', line),
         },
         deadline,
         this.#input.responder,
@@ -700,9 +711,13 @@ export class McpClient implements AsyncDisposable {
     }
   }
 }
-/** Creates a client. Nothing is sent until the first call (or `connect()`). */
-export function createMcpClient(url: string | URL, options?: ClientOptions): McpClient {
-  return new McpClient(url, options);
+/**
+ * Creates a client for a server behind a URL, or for a local server started as a child process
+ * (`{ command, args, cwd, env }`). Nothing is sent, and nothing started, until the first call (or
+ * `connect()`).
+ */
+export function createMcpClient(server: ServerTarget, options?: ClientOptions): McpClient {
+  return new McpClient(server, options);
 }
 
 /**

@@ -1,16 +1,26 @@
 /**
- * From resolved options to a connected dialect: the configuration each dialect needs, handed to
- * negotiation. The one place that knows which option feeds which dialect.
+ * From resolved options to a connected dialect: the channel, the configuration each dialect
+ * needs, and the probes to run, handed to negotiation. The one place that knows which option
+ * feeds which dialect.
  */
 import type { Dispatcher } from 'undici';
+import { StreamableHttpChannel } from './channels/streamable-http.ts';
 import type { Deadline } from './deadline.ts';
 import type { Dialect, DialectEvents } from './dialects/dialect.ts';
+import { StatefulDialect } from './dialects/mcp-stateful/index.ts';
 import { withTasksExtension } from './dialects/mcp-stateless/tasks.ts';
 import { guardedVerdicts } from './guarded-verdicts.ts';
 import { clientCapabilities } from './handlers/capabilities.ts';
 import type { Responder } from './handlers/responder.ts';
 import type { JsonObject } from './jsonrpc.ts';
-import { LEGACY_VERSIONS, MODERN_VERSIONS, negotiate, sharedVerdicts } from './negotiate.ts';
+import {
+  HTTP_PROBES,
+  LEGACY_VERSIONS,
+  MODERN_VERSIONS,
+  negotiate,
+  STDIO_PROBES,
+  sharedVerdicts,
+} from './negotiate/index.ts';
 import type { ResolvedOptions } from './options.ts';
 
 function withExtensions(capabilities: JsonObject, extensions: JsonObject): JsonObject {
@@ -19,25 +29,12 @@ function withExtensions(capabilities: JsonObject, extensions: JsonObject): JsonO
 
 export function openDialect(
   options: ResolvedOptions,
-  dispatcher: Dispatcher,
+  dispatcher: Dispatcher | undefined,
   events: DialectEvents,
   deadline: Deadline,
   responder: Responder,
 ): Promise<Dialect> {
-  const shared = {
-    url: options.url,
-    dispatcher,
-    headers: options.headers,
-    clientInfo: { ...options.clientInfo },
-    // What the client can answer follows from the handlers the application registered; the
-    // extensions are what the application says it supports.
-    capabilities: withExtensions(clientCapabilities(options.handlers), options.extensions),
-    maxResponseBytes: options.maxResponseBytes,
-    maxEventSize: options.maxEventSize,
-    retry: options.retry,
-    listen: options.listen,
-    reconnectAttempts: options.reconnectAttempts,
-  };
+  if (options.stdio || !dispatcher) return openStdio(options, events, deadline, responder);
   const http = {
     url: options.url,
     dispatcher,
@@ -45,33 +42,125 @@ export function openDialect(
     maxResponseBytes: options.maxResponseBytes,
     retry: options.retry,
   };
+  const channel = new StreamableHttpChannel({
+    ...http,
+    maxEventSize: options.maxEventSize,
+    reconnectAttempts: options.reconnectAttempts,
+  });
+  const clientInfo = { ...options.clientInfo };
+  // What the client can answer follows from the handlers the application registered; the
+  // extensions are what the application says it supports.
+  const capabilities = withExtensions(clientCapabilities(options.handlers), options.extensions);
+  const stateful = {
+    ...http,
+    clientInfo,
+    capabilities,
+    maxEventSize: options.maxEventSize,
+    listen: options.listen,
+    reconnectAttempts: options.reconnectAttempts,
+    supportedVersions: LEGACY_VERSIONS,
+    timeoutMs: options.timeoutMs,
+    maxTimeoutMs: options.maxTimeoutMs,
+    responder,
+  };
   return negotiate(
     {
       choice: options.protocolVersion,
       dialect: options.dialect,
+      verdicts: guardedVerdicts(options.verdicts, sharedVerdicts, events.warning),
+      key: options.url,
+      channel,
+      probes: HTTP_PROBES,
+      stateless: {
+        clientInfo,
+        // The client redeems tasks itself (or hands back their handles): it can take one.
+        capabilities: withTasksExtension(capabilities),
+        versions: MODERN_VERSIONS,
+        listen: options.listen,
+        timeoutMs: options.timeoutMs,
+      },
+      legacy: (protocolVersion, dialectEvents, within) =>
+        StatefulDialect.connect({ ...stateful, protocolVersion }, dialectEvents, within),
+      // The HTTP+SSE transport offers 2024-11-05, the revision it belongs to.
+      sse: { ...stateful, protocolVersion: '2024-11-05' },
       lite: {
         ...http,
         maxEventSize: options.maxEventSize,
         resetTimeoutOnProgress: options.resetTimeoutOnProgress,
       },
       webtools: { ...http, options: options.webtools },
-      verdicts: guardedVerdicts(options.verdicts, sharedVerdicts, events.warning),
-      stateless: {
-        ...shared,
-        // The client redeems tasks itself (or hands back their handles): it can take one.
-        capabilities: withTasksExtension(shared.capabilities),
-        versions: MODERN_VERSIONS,
-        timeoutMs: options.timeoutMs,
-      },
-      stateful: {
-        ...shared,
-        supportedVersions: LEGACY_VERSIONS,
-        timeoutMs: options.timeoutMs,
-        maxTimeoutMs: options.maxTimeoutMs,
-        responder,
-      },
     },
     events,
     deadline,
   );
+}
+
+/** How long `close()` waits for a local server to exit, after ending stdin and after SIGTERM. */
+const STDIO_GRACE_MS = 2_000;
+
+/** A local server: the stdio channel (loaded only here, so HTTP users never load it). */
+async function openStdio(
+  options: ResolvedOptions,
+  events: DialectEvents,
+  deadline: Deadline,
+  responder: Responder,
+): Promise<Dialect> {
+  const stdio = options.stdio!;
+  const [{ StdioChannel }, { ChannelSessionDialect }] = await Promise.all([
+    import('./channels/stdio.ts'),
+    import('./dialects/mcp-stateful/over-channel.ts'),
+  ]);
+  const channel = new StdioChannel(
+    {
+      command: stdio.command,
+      label: stdio.label,
+      maxResponseBytes: options.maxResponseBytes,
+      retry: options.retry,
+      graceMs: STDIO_GRACE_MS,
+    },
+    events,
+  );
+  const clientInfo = { ...options.clientInfo };
+  const capabilities = clientCapabilities(options.handlers);
+  try {
+    return await negotiate(
+      {
+        choice: options.protocolVersion,
+        dialect: options.dialect,
+        verdicts: guardedVerdicts(options.verdicts, sharedVerdicts, events.warning),
+        key: stdio.key,
+        channel,
+        probes: STDIO_PROBES,
+        silenceMs: options.connectTimeoutMs,
+        stateless: {
+          clientInfo,
+          capabilities: withTasksExtension(capabilities),
+          versions: MODERN_VERSIONS,
+          listen: options.listen,
+          timeoutMs: options.timeoutMs,
+        },
+        legacy: (protocolVersion, dialectEvents, within) =>
+          ChannelSessionDialect.connect(
+            {
+              clientInfo,
+              capabilities,
+              protocolVersion,
+              supportedVersions: LEGACY_VERSIONS,
+              timeoutMs: options.timeoutMs,
+              maxTimeoutMs: options.maxTimeoutMs,
+              responder,
+            },
+            channel,
+            dialectEvents,
+            within,
+          ),
+      },
+      events,
+      deadline,
+    );
+  } catch (error) {
+    // Nothing speaks to the process now: it must not outlive the failed connection.
+    await channel.close();
+    throw error;
+  }
 }

@@ -163,6 +163,35 @@ export class TransportError extends McpError {
   }
 }
 
+/** How a local server process ended, as the operating system told it. */
+export interface ProcessExit {
+  /** The exit code, or null when a signal ended it. */
+  code: number | null;
+  signal: string | null;
+  /** The last lines it wrote to stderr, oldest first. */
+  stderr: readonly string[];
+}
+
+/**
+ * A local server process (stdio) ended while the client needed it: every call waiting on it has
+ * lost its answer. `exitCode`, `signal` and the tail of its `stderr` usually say why.
+ */
+export class ServerExitedError extends TransportError {
+  override readonly name = 'ServerExitedError';
+  readonly exitCode: number | null;
+  readonly signal: string | null;
+  readonly stderr: readonly string[];
+  constructor(exit: ProcessExit, options: McpErrorOptions & { requestSent?: boolean } = {}) {
+    const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
+    const last = exit.stderr.at(-1);
+    const said = last === undefined ? '' : ` (stderr: ${last.slice(0, 200)})`;
+    super(`server process ${how}${said}`, { retryable: true, ...options });
+    this.exitCode = exit.code;
+    this.signal = exit.signal;
+    this.stderr = exit.stderr;
+  }
+}
+
 /** The server answered with an HTTP status that carries no JSON-RPC message. */
 export class HttpStatusError extends McpError {
   override readonly name = 'HttpStatusError';

@@ -21,6 +21,8 @@ export interface ClientEvents {
   notification: (method: string, params: JsonObject | undefined) => void;
   /** Something failed in the background (a stream that gave up, a reply that could not be sent). */
   warning: (error: Error) => void;
+  /** One line a local (stdio) server wrote to its stderr: its logs, not a sign of failure. */
+  stderr: (line: string) => void;
 }
 
 type Listener = (...args: never[]) => void;

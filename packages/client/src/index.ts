@@ -77,8 +77,10 @@ export {
   MoreResourceRequiredError,
   NotSupportedError,
   OutputValidationError,
+  type ProcessExit,
   ResourceNotFoundError,
   ResponseTooLargeError,
+  ServerExitedError,
   SessionExpiredError,
   StoreUnavailableError,
   StreamTruncatedError,
@@ -153,7 +155,7 @@ export {
   type ProtocolChoice,
   type Verdict,
   type VerdictStore,
-} from './negotiate.ts';
+} from './negotiate/index.ts';
 export { type ClientInfo, type ClientOptions, DEFAULTS } from './options.ts';
 export {
   type PinnedDefinition,

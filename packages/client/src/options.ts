@@ -26,7 +26,13 @@ import {
   type ProtocolChoice,
   sharedVerdicts,
   type VerdictStore,
-} from './negotiate.ts';
+} from './negotiate/index.ts';
+import {
+  isStdioServer,
+  type ResolvedStdio,
+  resolveStdio,
+  type StdioServer,
+} from './stdio-server.ts';
 import type { TracingOption } from './telemetry/load.ts';
 import type { RetryPolicy } from './transport/retry.ts';
 
@@ -71,7 +77,8 @@ export interface ClientOptions {
   verdicts?: VerdictStore;
   /**
    * Extra headers on every HTTP request, or a function (sync or async) asked for them before each
-   * request, with its URL, method and signal.
+   * request, with its URL, method and signal. HTTP only: a local (stdio) server refuses it with a
+   * TypeError.
    * @default {}
    */
   headers?: Record<string, string> | HeadersSource;
@@ -99,7 +106,8 @@ export interface ClientOptions {
    */
   resetTimeoutOnProgress?: boolean;
   /**
-   * Milliseconds to wait for a TCP connection.
+   * Milliseconds to wait for a TCP connection. For a local (stdio) server: how long it may stay
+   * silent on the `server/discover` probe before it is taken for a legacy server.
    * @default 10_000
    */
   connectTimeoutMs?: number;
@@ -141,6 +149,7 @@ export interface ClientOptions {
   /**
    * The undici dispatcher to send with. When given, the client uses it as is and leaves closing
    * it to the caller; otherwise the client owns one pooled Agent and closes it on `close()`.
+   * HTTP only: a local (stdio) server refuses it with a TypeError.
    * @default a new undici Agent
    */
   dispatcher?: Dispatcher;
@@ -218,7 +227,10 @@ export interface ClientOptions {
 }
 
 export interface ResolvedOptions {
+  /** The URL, or for a local server its command line as errors name it. */
   url: string;
+  /** Set for a local server (stdio). */
+  stdio: ResolvedStdio | undefined;
   clientInfo: ClientInfo;
   protocolVersion: ProtocolChoice;
   dialect: DialectChoice;
@@ -277,10 +289,15 @@ export const DEFAULTS = Object.freeze({
   tracing: true as TracingOption,
 });
 
-export function resolveOptions(url: string | URL, options: ClientOptions = {}): ResolvedOptions {
+/** Where the client's server is: a URL, or the command that starts a local one. */
+export type ServerTarget = string | URL | StdioServer;
+
+export function resolveOptions(server: ServerTarget, options: ClientOptions = {}): ResolvedOptions {
   const retry = { ...DEFAULTS.retry, ...options.retry };
+  const stdio = isStdioServer(server) ? resolveStdio(server, options) : undefined;
   const resolved: ResolvedOptions = {
-    url: parseUrl(url).href,
+    url: stdio ? stdio.label : parseUrl(server as string | URL).href,
+    stdio,
     clientInfo: options.clientInfo ?? { ...DEFAULTS.clientInfo },
     protocolVersion: options.protocolVersion ?? DEFAULTS.protocolVersion,
     dialect: options.dialect ?? DEFAULTS.dialect,
@@ -363,7 +380,21 @@ export function resolveOptions(url: string | URL, options: ClientOptions = {}): 
     );
   }
   checkDialect(resolved);
+  if (stdio) checkStdioChoices(resolved);
   return resolved;
+}
+
+/** stdio carries MCP alone: the other dialects, and the HTTP+SSE transport, are HTTP's. */
+function checkStdioChoices(resolved: ResolvedOptions): void {
+  const allowed: readonly DialectChoice[] = ['auto', 'mcp', 'mcp-stateless', 'mcp-stateful'];
+  if (!allowed.includes(resolved.dialect)) {
+    throw new TypeError(
+      `\`dialect: '${resolved.dialect}'\` is an HTTP dialect; a local (stdio) server speaks ${allowed.join(', ')}`,
+    );
+  }
+  if (Object.keys(resolved.webtools).length > 0) {
+    throw new TypeError('`webtools` applies to HTTP servers; a local (stdio) server takes none');
+  }
 }
 
 function checkHandlers(handlers: Handlers): void {

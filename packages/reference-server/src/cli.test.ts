@@ -96,4 +96,22 @@ describe('toolwire-reference-server bin', () => {
     child.kill('SIGTERM');
     await exited;
   });
+
+  it('with --stdio, serves one client on its standard streams and exits when stdin ends', async () => {
+    const child = spawn(process.execPath, [CLI, '--stdio', '--era', 'legacy'], {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
+    const exited = once(child, 'exit');
+    child.stdin.write(`${JSON.stringify(rpc(1, 'initialize', initializeParams('2025-11-25')))}\n`);
+    child.stdout.setEncoding('utf8');
+    let output = '';
+    for await (const chunk of child.stdout) {
+      output += String(chunk);
+      if (output.includes('\n')) break;
+    }
+    expect(JSON.parse(output)).toMatchObject({ id: 1, result: { protocolVersion: '2025-11-25' } });
+    child.stdin.end();
+    const [code, signal] = await exited;
+    expect({ code, signal }).toEqual({ code: 0, signal: null });
+  });
 });

@@ -1,34 +1,21 @@
-import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ServerCore } from './context.ts';
+import { createCore, DEFAULT_VERSIONS } from './core.ts';
 import { handleDelete, handleGet } from './endpoint.ts';
-import { FaultController } from './faults.ts';
 import { HttpSseTransport, MESSAGES_PATH } from './http-sse.ts';
 import { header, headerRecord, sendEmpty, sendJson, sendRpcError, urlHost } from './http-util.ts';
 import { ErrorCode, errorMessage } from './jsonrpc.ts';
 import { MCP_LITE_BASE, McpLiteEndpoint } from './mcp-lite/endpoint.ts';
 import { MODERN_VERSIONS } from './modern/envelope.ts';
-import { ListenerHub } from './modern/listen.ts';
 import { OriginPolicy } from './origin-policy.ts';
 import { handlePost } from './post.ts';
 import { Protection } from './protection.ts';
-import { type EndpointKind, InFlightRequests, SessionStore } from './session.ts';
-import { FixtureState } from './state.ts';
-import { TaskStore } from './tasks/store.ts';
-import type {
-  CancelledRequest,
-  ReceivedRequest,
-  ReferenceServer,
-  ReferenceServerOptions,
-} from './types.ts';
+import type { EndpointKind } from './session.ts';
+import type { ReceivedRequest, ReferenceServer, ReferenceServerOptions } from './types.ts';
 import { WEBTOOL_PATH, WebtoolsEndpoint } from './webtools/endpoint.ts';
 
-const DEFAULT_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
-
-/** Keep-alive comments on quiet subscriptions/listen streams, unless the options say otherwise. */
-const DEFAULT_KEEP_ALIVE_MS = 15_000;
 /** How long close() lets listen streams flush their final response before cutting sockets. */
 const GRACEFUL_CLOSE_MS = 500;
 
@@ -43,8 +30,7 @@ const ENDPOINTS = new Map<string, EndpointKind>([
 const SSE_PATH = '/sse';
 
 function validate(options: ReferenceServerOptions): void {
-  const { port = 0, pageSize = 5, versions = DEFAULT_VERSIONS } = options;
-  const { keepAliveMs = DEFAULT_KEEP_ALIVE_MS } = options;
+  const { port = 0, pageSize = 5, versions = DEFAULT_VERSIONS, keepAliveMs = 1 } = options;
   if (!Number.isSafeInteger(keepAliveMs) || keepAliveMs < 1) {
     throw new RangeError(`keepAliveMs must be a positive integer, got ${keepAliveMs}`);
   }
@@ -174,29 +160,10 @@ export async function startReferenceServer(
   validate(options);
   const host = options.host ?? '127.0.0.1';
   const closing = new AbortController();
-  const sessions = new SessionStore();
+  const protection = options.protect ? new Protection(options.protect, resourcePath) : undefined;
+  const core = createCore(options, closing.signal, protection);
+  const { sessions, cancelled } = core;
   const log: ReceivedRequest[] = [];
-  const cancelled: CancelledRequest[] = [];
-  const faults = new FaultController(() => {
-    // Like a restart that lost its session table: GET streams end so clients notice promptly.
-    for (const session of sessions.all()) session.disconnectStandalone();
-    sessions.clear();
-  });
-  const core: ServerCore = {
-    versions: [...(options.versions ?? DEFAULT_VERSIONS)],
-    sessions,
-    fixtures: new FixtureState(options.pageSize ?? 5, options.conformanceFixtures ?? false),
-    faults,
-    cancelled,
-    statelessInFlight: new InFlightRequests(),
-    closing: closing.signal,
-    // The conformance suites judge both eras at one URL, so their fixtures come with both.
-    dualEra: options.dualEra ?? false,
-    listeners: new ListenerHub(options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS),
-    stateKey: randomBytes(32),
-    tasks: new TaskStore(closing.signal),
-    protection: options.protect ? new Protection(options.protect, resourcePath) : undefined,
-  };
   const httpSse = new HttpSseTransport();
   const others: OtherDialects = { lite: new McpLiteEndpoint(), webtools: new WebtoolsEndpoint() };
   let stopping = false;
@@ -274,7 +241,7 @@ export async function startReferenceServer(
   return {
     url: urls.stateful,
     urls,
-    faults,
+    faults: core.faults,
     log,
     cancelled,
     tasks: core.tasks.records,

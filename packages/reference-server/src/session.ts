@@ -6,9 +6,9 @@ import { SseStream } from './sse-stream.ts';
 
 /**
  * Which endpoint a session (or request) belongs to: `modern` is the 2026-07-28-only endpoint,
- * `http-sse` the 2024-11-05 HTTP+SSE transport.
+ * `http-sse` the 2024-11-05 HTTP+SSE transport, `stdio` the standard streams of the process.
  */
-export type EndpointKind = 'sse' | 'json' | 'stateless' | 'modern' | 'http-sse';
+export type EndpointKind = 'sse' | 'json' | 'stateless' | 'modern' | 'http-sse' | 'stdio';
 
 /** Finished POST streams kept for late resumption; older ones are forgotten. */
 const MAX_RETAINED_STREAMS = 64;

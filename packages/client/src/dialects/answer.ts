@@ -64,7 +64,10 @@ export async function readAnswer(
   return answer;
 }
 
-/** A JSON-RPC error in an HTTP error body (servers usually send these with `id: null`). */
+/**
+ * A JSON-RPC error in an HTTP error body. Servers send these with `id: null`, or with no id at all
+ * when they cannot tell which request they refuse (MiniMCP does): both are read as `id: null`.
+ */
 export function errorResponse(text: string): JsonRpcResponse | undefined {
   let value: unknown;
   try {
@@ -73,7 +76,7 @@ export function errorResponse(text: string): JsonRpcResponse | undefined {
     return undefined;
   }
   if (!isObject(value) || !('error' in value)) return undefined;
-  const incoming = classify(value);
+  const incoming = classify('id' in value ? value : { ...value, id: null });
   return typeof incoming !== 'string' && incoming.kind === 'response'
     ? incoming.message
     : undefined;

@@ -51,6 +51,8 @@ export interface DialectEvents {
   warning(error: Error): void;
   /** Changes may have been missed (a notification stream was lost): cached lists are stale. */
   stale?(): void;
+  /** One line a local server wrote to its stderr: its logs, never protocol. */
+  stderr?(line: string): void;
 }
 
 export interface Dialect {

@@ -305,14 +305,10 @@ export class McpClients implements AsyncDisposable {
   #member({ name, target, options }: ServerEntry): Member {
     let client: McpClient;
     try {
-      client = createMcpClient(target as string | URL, options);
+      client = isStdioTarget(target)
+        ? createMcpClient(target, withoutHttpOptions(options))
+        : createMcpClient(target, options);
     } catch (error) {
-      if (isStdioTarget(target) && error instanceof TypeError) {
-        throw new TypeError(
-          `server "${name}": this version of @toolwire/client cannot start local (stdio) servers`,
-          { cause: error },
-        );
-      }
       throw error instanceof TypeError
         ? new TypeError(`server "${name}": ${error.message}`)
         : error;
@@ -449,4 +445,13 @@ export class McpClients implements AsyncDisposable {
  */
 export function createMcpClients(targets: ServerTargets, options?: McpClientsOptions): McpClients {
   return new McpClients(targets, options);
+}
+
+/**
+ * The options shared by every server, for a local one: what only HTTP takes (headers,
+ * credentials, the dispatcher) is left out rather than refused.
+ */
+function withoutHttpOptions(options: ClientOptions): ClientOptions {
+  const { headers: _headers, auth: _auth, dispatcher: _dispatcher, ...rest } = options;
+  return rest;
 }

@@ -5,20 +5,14 @@
  */
 import { isObject } from '../jsonrpc.ts';
 import type { ClientOptions } from '../options.ts';
+import type { StdioServer } from '../stdio-server.ts';
 import { isServerName } from './names.ts';
+
+export type { StdioServer };
 
 /** A server reached over HTTP, with options of its own over the shared ones. */
 export interface UrlServer extends ClientOptions {
   url: string | URL;
-}
-
-/** A local server started as a child process and spoken to over stdin and stdout. */
-export interface StdioServer {
-  command: string;
-  args?: readonly string[];
-  cwd?: string;
-  /** Variables the child gets (besides the safe defaults the stdio transport passes on). */
-  env?: Record<string, string>;
 }
 
 export type ServerTarget = string | URL | UrlServer | StdioServer;

@@ -52,8 +52,8 @@ function metaOf(params: unknown): JsonObject | undefined {
  * revision. Legacy clients send neither (their version lives in the session), so a body without
  * `_meta` still reaches the legacy code exactly as before.
  */
-export function isModernMessage(req: IncomingMessage, value: unknown): boolean {
-  const version = header(req, 'mcp-protocol-version');
+export function isModernMessage(req: IncomingMessage | undefined, value: unknown): boolean {
+  const version = req === undefined ? undefined : header(req, 'mcp-protocol-version');
   if (version !== undefined && MODERN_VERSIONS.includes(version)) return true;
   const meta = metaOf(isObject(value) ? value['params'] : undefined);
   return (
@@ -80,6 +80,18 @@ export function checkEnvelope(
       'Header mismatch: MCP-Protocol-Version header is required',
     );
   }
+  return checkMeta(params, supported, version);
+}
+
+/**
+ * The `_meta` checks alone, for a binding without headers (stdio): `_meta` incomplete (-32602),
+ * disagreeing with the version `header` (-32020, when there is one), version not served (-32022).
+ */
+export function checkMeta(
+  params: unknown,
+  supported: readonly string[],
+  header?: string,
+): ModernRequest {
   const meta = metaOf(params);
   const claimed = meta?.[META.protocolVersion];
   const capabilities = meta?.[META.clientCapabilities];
@@ -92,11 +104,11 @@ export function checkEnvelope(
       missing,
     });
   }
-  if (claimed !== version) {
+  if (header !== undefined && claimed !== header) {
     throw new Refusal(
       400,
       ModernCode.HeaderMismatch,
-      `Header mismatch: MCP-Protocol-Version header '${version}' does not match _meta protocolVersion '${claimed}'`,
+      `Header mismatch: MCP-Protocol-Version header '${header}' does not match _meta protocolVersion '${claimed}'`,
     );
   }
   if (!MODERN_VERSIONS.includes(claimed)) {

@@ -4,7 +4,6 @@
  * tagged with the listen request's id as its subscription id.
  */
 import { ErrorCode, isObject, type JsonObject, type RequestId, RpcError } from '../jsonrpc.ts';
-import type { ModernReply } from './reply.ts';
 
 export const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
 
@@ -16,10 +15,20 @@ export interface ListenFilter {
   resourceSubscriptions?: string[];
 }
 
+/** Where a listen stream goes: an HTTP answer (ModernReply), or the stdio pipe. */
+export interface ListenReply {
+  /** Aborted when the client ends the subscription (closes the stream, or cancels it). */
+  readonly cancelled: AbortSignal;
+  send(message: JsonObject): boolean;
+  keepAlive(): void;
+  finish(status: number, message: JsonObject): void;
+  flushed(): Promise<void>;
+}
+
 interface Listener {
   readonly id: RequestId;
   readonly filter: ListenFilter;
-  readonly reply: ModernReply;
+  readonly reply: ListenReply;
   readonly timer: NodeJS.Timeout;
 }
 
@@ -80,7 +89,7 @@ export class ListenerHub {
   }
 
   /** Opens a stream: the acknowledgement first, then matching notifications until it closes. */
-  open(id: RequestId, filter: ListenFilter, reply: ModernReply): void {
+  open(id: RequestId, filter: ListenFilter, reply: ListenReply): void {
     reply.send({
       jsonrpc: '2.0',
       method: 'notifications/subscriptions/acknowledged',

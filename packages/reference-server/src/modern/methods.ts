@@ -42,7 +42,8 @@ export const CAPABILITIES: JsonObject = {
   extensions: { [TASKS_EXTENSION]: {}, [APPS_EXTENSION]: {} },
 };
 
-type Method = (params: JsonObject, ctx: RequestContext, req: IncomingMessage) => unknown;
+/** `req` is the HTTP request, for checks of what it mirrors in headers; stdio has none. */
+type Method = (params: JsonObject, ctx: RequestContext, req?: IncomingMessage) => unknown;
 
 /** The `server/discover` result for an endpoint serving `supported`. */
 function discover(supported: readonly string[]): JsonObject {
@@ -53,10 +54,12 @@ function discover(supported: readonly string[]): JsonObject {
   };
 }
 
-async function callModernTool(params: JsonObject, ctx: RequestContext, req: IncomingMessage) {
+async function callModernTool(params: JsonObject, ctx: RequestContext, req?: IncomingMessage) {
   const tool = findTool(params['name'], ctx);
   const args = params['arguments'] ?? {};
-  if (tool !== undefined && isObject(args)) checkParamHeaders(req, tool.inputSchema, args);
+  if (req !== undefined && tool !== undefined && isObject(args)) {
+    checkParamHeaders(req, tool.inputSchema, args);
+  }
   return callTool(params, ctx);
 }
 

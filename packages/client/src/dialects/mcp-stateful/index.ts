@@ -33,7 +33,7 @@ import { Inbound } from '../inbound.ts';
 import { CLOSE_GRACE_MS, legacyEra } from '../legacy-era.ts';
 import { Router } from '../router.ts';
 import { deliver, exchange, type Wire } from './exchange.ts';
-import { ListenStream } from './listen.ts';
+import { ListenStream, worthListening } from './listen.ts';
 import { ACCEPT_POST, Session, SessionNotFound, type StatefulConfig } from './session.ts';
 import { callOutcome, taskError, taskState, withTaskRequest } from './tasks.ts';
 
@@ -297,7 +297,11 @@ export class StatefulDialect implements Dialect {
       { idempotent: true, deadline },
     );
     this.#wire.session = wire.session;
-    if (config.listen && !this.#closed.signal.aborted) {
+    if (
+      config.listen &&
+      !this.#closed.signal.aborted &&
+      worthListening(this.server.capabilities, config.capabilities)
+    ) {
       // The stream belongs to this session: if it finds the session gone after a call has
       // already renewed it, the session it marks lost is no longer the current one.
       this.#listen = new ListenStream(this.#wire, this.#events, () => {

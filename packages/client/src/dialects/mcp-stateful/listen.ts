@@ -8,11 +8,35 @@
 import pRetry from 'p-retry';
 import { sleep } from '../../deadline.ts';
 import { isMcpError, TransportError } from '../../errors.ts';
+import { isObject, type JsonObject } from '../../jsonrpc.ts';
 import { discard, readText, send, statusError } from '../../transport/http.ts';
 import { readMessages, type StreamPosition } from '../../transport/sse.ts';
 import type { DialectEvents } from '../dialect.ts';
 import type { Wire } from './exchange.ts';
 import { ACCEPT_STREAM, SessionNotFound } from './session.ts';
+
+/**
+ * Whether anything can come on the GET stream: a change the server announces (`listChanged`,
+ * `subscribe`), its log messages or tasks, or a question the client declared it answers. A server
+ * with none of these (MiniMCP's JSON transport, say) is not asked for a stream it would refuse.
+ */
+export function worthListening(server: JsonObject, client: JsonObject): boolean {
+  const announces = (key: string, flag: string) => {
+    const capability = server[key];
+    return isObject(capability) && capability[flag] === true;
+  };
+  return (
+    announces('tools', 'listChanged') ||
+    announces('prompts', 'listChanged') ||
+    announces('resources', 'listChanged') ||
+    announces('resources', 'subscribe') ||
+    'logging' in server ||
+    'tasks' in server ||
+    'elicitation' in client ||
+    'sampling' in client ||
+    'roots' in client
+  );
+}
 
 /** The stream ended after delivering events: reconnect without spending the failure budget. */
 class StreamEnded extends Error {

@@ -1,10 +1,9 @@
 /**
- * MCP 2026-07-28 over Streamable HTTP: stateless. No handshake; every request carries its
- * version, client info and capabilities in `_meta`, mirrors method, name and marked parameters
- * into headers, and is answered by a result whose `resultType` says what it is. Cancelling is
- * closing the request's stream; change notifications come over `subscriptions/listen`.
+ * MCP 2026-07-28: stateless, whatever carries it. No handshake; every request carries its
+ * version, client info and capabilities in `_meta` (and names the fields a binding may mirror:
+ * method, name, marked parameters), and is answered by a result whose `resultType` says what it
+ * is. Change notifications come over `subscriptions/listen`.
  */
-import type { Dispatcher } from 'undici';
 import { Deadline } from '../../deadline.ts';
 import {
   fromJsonRpcError,
@@ -12,14 +11,13 @@ import {
   JsonRpcError,
   MalformedMessageError,
   type McpError,
-  StreamTruncatedError,
   UnsupportedVersionError,
 } from '../../errors.ts';
 import {
+  type Incoming,
   isObject,
   type JsonObject,
   type JsonRpcFailure,
-  type JsonRpcRequest,
   type JsonRpcResponse,
   metaOf,
   notification,
@@ -32,11 +30,8 @@ import {
   type Outcome,
   type PendingHandle,
 } from '../../outcome.ts';
-import { type HttpResponse, send } from '../../transport/http.ts';
-import { type RetryPolicy, refusedResponse, withRetry } from '../../transport/retry.ts';
-import { readMessages } from '../../transport/sse.ts';
 import type { Tool } from '../../types.ts';
-import { readAnswer } from '../answer.ts';
+import type { Channel, Listening } from '../channel.ts';
 import type {
   Dialect,
   DialectEvents,
@@ -46,25 +41,25 @@ import type {
   ServerDescription,
 } from '../dialect.ts';
 import { headerParams, mirroredHeaders } from './headers.ts';
-import { Subscription, type SubscriptionFilter } from './listen.ts';
-import { META, protocolResult } from './meta.ts';
+import { META, protocolResult, withoutSubscriptionId } from './meta.ts';
 import { createdTask, taskOutcome } from './tasks.ts';
 
 export interface StatelessConfig {
-  url: string;
-  dispatcher: Dispatcher;
-  headers: Record<string, string>;
   clientInfo: JsonObject;
   capabilities: JsonObject;
   /** The modern revisions the client speaks, newest first. */
   versions: readonly string[];
-  maxResponseBytes: number;
-  maxEventSize: number;
-  retry: RetryPolicy;
   listen: boolean;
-  reconnectAttempts: number;
   /** Bounds a `tasks/cancel` sent after the call itself has ended. */
   timeoutMs: number;
+}
+
+/** Which changes a `subscriptions/listen` asks to hear of. */
+export interface SubscriptionFilter {
+  toolsListChanged?: boolean;
+  promptsListChanged?: boolean;
+  resourcesListChanged?: boolean;
+  resourceSubscriptions?: string[];
 }
 
 /** Only these methods may answer `input_required` (MRTR). */
@@ -76,25 +71,29 @@ export class StatelessDialect implements Dialect {
   readonly name = 'mcp-stateless';
   readonly server: ServerDescription;
   readonly #config: StatelessConfig;
+  readonly #channel: Channel;
   readonly #events: DialectEvents;
   readonly #subscribed = new Set<string>();
   #version: string;
   #logLevel: string | undefined;
-  #subscription: Subscription | undefined;
+  #subscription: Listening | undefined;
   #closed = false;
   #nextId = 0;
 
   /** A dialect for a server whose `server/discover` answer (or pinned revision) is known. */
   constructor(
     config: StatelessConfig,
+    channel: Channel,
     events: DialectEvents,
     version: string,
     discovered: JsonObject | undefined,
   ) {
     this.#config = config;
+    this.#channel = channel;
     this.#events = events;
     this.#version = version;
     this.server = describe(version, discovered);
+    channel.attach((incoming) => this.#onInbound(incoming), events);
     if (config.listen) void this.#listen();
   }
 
@@ -115,10 +114,10 @@ export class StatelessDialect implements Dialect {
           Array.isArray(theirs) ? theirs.join(', ') : '(not said)',
           this.#config.versions,
           {
-            url: this.#config.url,
+            url: this.#channel.label,
             method: operation.method,
             cause: fromJsonRpcError(response.error, {
-              url: this.#config.url,
+              url: this.#channel.label,
               method: operation.method,
             }),
           },
@@ -131,7 +130,7 @@ export class StatelessDialect implements Dialect {
   async poll(handle: PendingHandle, context: SendContext): Promise<Outcome> {
     const operation = taskOperation('tasks/get', handle);
     const outcome = await this.send(operation, context);
-    const where = { url: this.#config.url, method: operation.method };
+    const where = { url: this.#channel.label, method: operation.method };
     if (outcome.kind === 'failure')
       return { kind: 'failure', error: expiredOr(outcome.error, handle, where) };
     if (outcome.kind !== 'complete') return outcome;
@@ -146,7 +145,10 @@ export class StatelessDialect implements Dialect {
     const operation = taskOperation('tasks/update', handle, { inputResponses: responses });
     const outcome = await this.send(operation, context);
     if (outcome.kind === 'failure') {
-      throw expiredOr(outcome.error, handle, { url: this.#config.url, method: operation.method });
+      throw expiredOr(outcome.error, handle, {
+        url: this.#channel.label,
+        method: operation.method,
+      });
     }
   }
 
@@ -156,7 +158,7 @@ export class StatelessDialect implements Dialect {
       timeoutMs: this.#config.timeoutMs,
       maxTimeoutMs: this.#config.timeoutMs,
       signal,
-      context: { url: this.#config.url, method: operation.method },
+      context: { url: this.#channel.label, method: operation.method },
     });
     try {
       await this.send(operation, { deadline });
@@ -193,7 +195,7 @@ export class StatelessDialect implements Dialect {
       if (typeof marked !== 'string') return true;
       this.#events.warning(
         new MalformedMessageError(`tool "${tool.name}" dropped: ${marked}`, {
-          url: this.#config.url,
+          url: this.#channel.label,
           method: 'tools/list',
           tool: tool.name,
         }),
@@ -210,6 +212,7 @@ export class StatelessDialect implements Dialect {
   async close(): Promise<void> {
     this.#closed = true;
     await this.#subscription?.stop();
+    await this.#channel.close();
   }
 
   async #exchange(operation: Operation, context: SendContext): Promise<JsonRpcResponse> {
@@ -223,18 +226,30 @@ export class StatelessDialect implements Dialect {
     if (this.#logLevel) meta[META.logLevel] = this.#logLevel;
     if (context.onProgress) meta['progressToken'] = id;
     const message = request(id, operation.method, { ...operation.params, _meta: meta });
-    const headers = mirroredHeaders(operation.method, operation.params, operation.definition);
-    const { deadline } = context;
-    return withRetry(
-      async () => {
-        const response = await post(this.#config, this.#version, message, headers, deadline.signal);
-        return answerOf(this.#config, response, message, deadline, operation.tool, (notification) =>
-          this.#onNotification(notification, id, context.onProgress),
-        );
+    return this.#channel.request(message, {
+      deadline: context.deadline,
+      idempotent: operation.idempotent,
+      tool: operation.tool,
+      version: this.#version,
+      mirror: this.#channel.mirrors
+        ? mirroredHeaders(operation.method, operation.params, operation.definition)
+        : undefined,
+      onMessage: (incoming) => {
+        if (incoming.kind === 'notification')
+          this.#onNotification(incoming.message, id, context.onProgress);
       },
-      this.#config.retry,
-      { idempotent: operation.idempotent, deadline, refused: refusedResponse },
-    );
+    });
+  }
+
+  /**
+   * What belongs to no request (stdio carries it all on one pipe): subscription notifications,
+   * log messages. Servers of this revision send no requests.
+   */
+  #onInbound(incoming: Incoming): void {
+    if (incoming.kind !== 'notification') return;
+    const { method, params } = incoming.message;
+    if (method === 'notifications/subscriptions/acknowledged') return;
+    this.#events.notification(notification(method, withoutSubscriptionId(params)));
   }
 
   /** Notifications on a request's stream belong to that request: progress, and log messages. */
@@ -262,7 +277,7 @@ export class StatelessDialect implements Dialect {
   }
 
   #outcome(response: JsonRpcResponse, operation: Operation): Outcome {
-    const context = { url: this.#config.url, method: operation.method, tool: operation.tool };
+    const context = { url: this.#channel.label, method: operation.method, tool: operation.tool };
     if ('error' in response)
       return { kind: 'failure', error: fromJsonRpcError(response.error, context) };
     const result = response.result;
@@ -293,34 +308,20 @@ export class StatelessDialect implements Dialect {
     // A subscription opened after close() would outlive the client.
     if (this.#closed || Object.keys(this.#filter()).length === 0) return;
     const config = this.#config;
-    this.#subscription = new Subscription(
-      {
-        url: config.url,
-        maxResponseBytes: config.maxResponseBytes,
-        maxEventSize: config.maxEventSize,
-        reconnectAttempts: config.reconnectAttempts,
-        minDelayMs: config.retry.minDelayMs,
-        maxDelayMs: config.retry.maxDelayMs,
-        open: async (filter, signal) => {
-          const message = request(this.#nextId++, 'subscriptions/listen', {
-            notifications: filter as JsonObject,
-            _meta: {
-              [META.version]: this.#version,
-              [META.clientInfo]: config.clientInfo,
-              [META.capabilities]: config.capabilities,
-            },
-          });
-          const headers = mirroredHeaders('subscriptions/listen', undefined, undefined);
-          return {
-            request: message,
-            response: await post(config, this.#version, message, headers, signal),
-          };
-        },
-      },
+    this.#subscription = this.#channel.listen(
+      () => ({
+        message: request(this.#nextId++, 'subscriptions/listen', {
+          notifications: this.#filter() as JsonObject,
+          _meta: {
+            [META.version]: this.#version,
+            [META.clientInfo]: config.clientInfo,
+            [META.capabilities]: config.capabilities,
+          },
+        }),
+        version: this.#version,
+      }),
       this.#events,
-      () => this.#filter(),
     );
-    this.#subscription.start();
   }
 
   /** Asks for every kind of change the server says it announces (all of them when unknown). */
@@ -353,64 +354,6 @@ function expiredOr(
     return new HandleExpiredError(handle, { ...where, cause: error });
   }
   return error;
-}
-
-/** POSTs one message with the modern envelope's headers. */
-export function post(
-  config: StatelessConfig,
-  version: string,
-  message: JsonRpcRequest,
-  mirrored: Record<string, string>,
-  signal: AbortSignal,
-): Promise<HttpResponse> {
-  return send(config.dispatcher, {
-    url: config.url,
-    method: 'POST',
-    headers: {
-      ...config.headers,
-      ...mirrored,
-      accept: 'application/json, text/event-stream',
-      'content-type': 'application/json',
-      'mcp-protocol-version': version,
-    },
-    body: JSON.stringify(message),
-    signal,
-  });
-}
-
-/** The response to `message`, from a JSON body or from the request's event stream. */
-export async function answerOf(
-  config: StatelessConfig,
-  response: HttpResponse,
-  message: JsonRpcRequest,
-  deadline: Deadline,
-  tool: string | undefined,
-  notify: (notification: { method: string; params?: JsonObject | undefined }) => void,
-): Promise<JsonRpcResponse> {
-  const { signal } = deadline;
-  if (response.status === 200 && response.mediaType === 'text/event-stream') {
-    for await (const incoming of readMessages(response.body, {
-      url: config.url,
-      maxEventSize: config.maxEventSize,
-      signal,
-      position: { lastEventId: undefined, retryMs: undefined },
-    })) {
-      if (incoming.kind === 'response' && incoming.message.id === message.id)
-        return incoming.message;
-      if (incoming.kind === 'notification') notify(incoming.message);
-    }
-    // This revision has no resumption: a stream that ends without the answer has lost it.
-    throw new StreamTruncatedError({ url: config.url, method: message.method, tool });
-  }
-  return readAnswer(response, message, {
-    url: config.url,
-    tool,
-    maxResponseBytes: config.maxResponseBytes,
-    signal,
-    route: (incoming) => {
-      if (incoming.kind === 'notification') notify(incoming.message);
-    },
-  });
 }
 
 function refusesVersion(response: JsonRpcResponse): response is JsonRpcFailure {

@@ -26,3 +26,11 @@ export function protocolResult(result: JsonObject): JsonObject {
   }
   return rest;
 }
+
+/** A listen notification as the client's events take it: without the subscription's tag. */
+export function withoutSubscriptionId(params: JsonObject | undefined): JsonObject | undefined {
+  const meta = params?.['_meta'];
+  if (!params || !isObject(meta)) return params;
+  const { 'io.modelcontextprotocol/subscriptionId': _id, ...rest } = meta;
+  return { ...params, _meta: rest };
+}

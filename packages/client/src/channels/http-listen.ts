@@ -1,24 +1,18 @@
 /**
- * `subscriptions/listen`: the one long-lived stream of MCP 2026-07-28, carrying the change
- * notifications the client opted in to. Reopened with jittered backoff when it breaks (the
- * caches are then stale, since changes may have been missed); a final result from the server
- * is a graceful end, and a server without the method is left alone.
+ * `subscriptions/listen` over Streamable HTTP: the one long-lived stream of MCP 2026-07-28,
+ * carrying the change notifications the client opted in to. Reopened with jittered backoff when
+ * it breaks (the caches are then stale, since changes may have been missed); a final result from
+ * the server is a graceful end, and a server without the method is left alone.
  */
 import pRetry from 'p-retry';
-import { sleep } from '../../deadline.ts';
-import { isMcpError, JsonRpcError, TransportError } from '../../errors.ts';
-import { isObject, type JsonObject, type JsonRpcRequest, notification } from '../../jsonrpc.ts';
-import type { HttpResponse } from '../../transport/http.ts';
-import { readMessages, type StreamPosition } from '../../transport/sse.ts';
-import { readAnswer } from '../answer.ts';
-import type { DialectEvents } from '../dialect.ts';
-
-export interface SubscriptionFilter {
-  toolsListChanged?: boolean;
-  promptsListChanged?: boolean;
-  resourcesListChanged?: boolean;
-  resourceSubscriptions?: string[];
-}
+import { sleep } from '../deadline.ts';
+import { readAnswer } from '../dialects/answer.ts';
+import type { DialectEvents } from '../dialects/dialect.ts';
+import { withoutSubscriptionId } from '../dialects/mcp-stateless/meta.ts';
+import { isMcpError, JsonRpcError, TransportError } from '../errors.ts';
+import { type JsonRpcRequest, notification } from '../jsonrpc.ts';
+import type { HttpResponse } from '../transport/http.ts';
+import { readMessages, type StreamPosition } from '../transport/sse.ts';
 
 export interface ListenWire {
   url: string;
@@ -28,10 +22,7 @@ export interface ListenWire {
   minDelayMs: number;
   maxDelayMs: number;
   /** Builds and POSTs one `subscriptions/listen` request with the dialect's envelope. */
-  open(
-    filter: SubscriptionFilter,
-    signal: AbortSignal,
-  ): Promise<{ request: JsonRpcRequest; response: HttpResponse }>;
+  open(signal: AbortSignal): Promise<{ request: JsonRpcRequest; response: HttpResponse }>;
 }
 
 /** How one attempt ended. */
@@ -46,14 +37,12 @@ class Ended extends Error {
 export class Subscription {
   readonly #wire: ListenWire;
   readonly #events: DialectEvents;
-  readonly #filter: () => SubscriptionFilter;
   #controller = new AbortController();
   #running: Promise<void> | undefined;
 
-  constructor(wire: ListenWire, events: DialectEvents, filter: () => SubscriptionFilter) {
+  constructor(wire: ListenWire, events: DialectEvents) {
     this.#wire = wire;
     this.#events = events;
-    this.#filter = filter;
   }
 
   start(): void {
@@ -106,7 +95,7 @@ export class Subscription {
   /** Resolves when the subscription ends for good; throws Ended when it should be reopened. */
   async #listenOnce(signal: AbortSignal): Promise<void> {
     const wire = this.#wire;
-    const { request, response } = await wire.open(this.#filter(), signal);
+    const { request, response } = await wire.open(signal);
     if (response.status !== 200 || response.mediaType !== 'text/event-stream') {
       const answer = await readAnswer(response, request, {
         url: wire.url,
@@ -145,11 +134,4 @@ export class Subscription {
     }
     throw new Ended(delivered);
   }
-}
-
-function withoutSubscriptionId(params: JsonObject | undefined): JsonObject | undefined {
-  const meta = params?.['_meta'];
-  if (!params || !isObject(meta)) return params;
-  const { 'io.modelcontextprotocol/subscriptionId': _id, ...rest } = meta;
-  return { ...params, _meta: rest };
 }

@@ -1,0 +1,151 @@
+/**
+ * Streamable HTTP as a channel, without a session (MCP 2026-07-28): each request is one POST,
+ * answered by a JSON body or by an event stream scoped to it. The one place such a POST is
+ * built: the caller's headers, the mirrored fields, the version header, the limits, and the retry
+ * policy around it. Closing the stream (the deadline aborting) is the request's cancellation.
+ */
+import type { Dispatcher } from 'undici';
+import type { Deadline } from '../deadline.ts';
+import { readAnswer } from '../dialects/answer.ts';
+import type { Channel, ChannelCall, Listening } from '../dialects/channel.ts';
+import type { DialectEvents } from '../dialects/dialect.ts';
+import { StreamTruncatedError } from '../errors.ts';
+import type { Incoming, JsonRpcMessage, JsonRpcRequest, JsonRpcResponse } from '../jsonrpc.ts';
+import { discard, type HttpResponse, readText, send, statusError } from '../transport/http.ts';
+import { type RetryPolicy, refusedResponse, withRetry } from '../transport/retry.ts';
+import { readMessages } from '../transport/sse.ts';
+import { Subscription } from './http-listen.ts';
+
+export interface StreamableHttpConfig {
+  url: string;
+  dispatcher: Dispatcher;
+  headers: Record<string, string>;
+  maxResponseBytes: number;
+  maxEventSize: number;
+  retry: RetryPolicy;
+  reconnectAttempts: number;
+}
+
+export class StreamableHttpChannel implements Channel {
+  readonly label: string;
+  readonly mirrors = true;
+  readonly #config: StreamableHttpConfig;
+
+  constructor(config: StreamableHttpConfig) {
+    this.label = config.url;
+    this.#config = config;
+  }
+
+  request(message: JsonRpcRequest, call: ChannelCall): Promise<JsonRpcResponse> {
+    const { deadline } = call;
+    return withRetry(
+      async () => {
+        const response = await this.post(message, call.version, call.mirror, deadline.signal);
+        return this.answer(response, message, deadline, call.tool, call.onMessage);
+      },
+      this.#config.retry,
+      { idempotent: call.idempotent, deadline, refused: refusedResponse },
+    );
+  }
+
+  async send(message: JsonRpcMessage, signal: AbortSignal): Promise<void> {
+    const response = await this.post(message, undefined, undefined, signal);
+    if (response.status >= 200 && response.status < 300) return discard(response);
+    const text = await readText(response, this.#config.maxResponseBytes, this.label, signal);
+    throw statusError(response, text, {
+      url: this.label,
+      method: 'method' in message ? message.method : 'response',
+    });
+  }
+
+  listen(
+    build: () => { message: JsonRpcRequest; version: string },
+    events: DialectEvents,
+  ): Listening {
+    const config = this.#config;
+    const subscription = new Subscription(
+      {
+        url: config.url,
+        maxResponseBytes: config.maxResponseBytes,
+        maxEventSize: config.maxEventSize,
+        reconnectAttempts: config.reconnectAttempts,
+        minDelayMs: config.retry.minDelayMs,
+        maxDelayMs: config.retry.maxDelayMs,
+        open: async (signal) => {
+          const { message, version } = build();
+          const mirror = { 'mcp-method': message.method };
+          return { request: message, response: await this.post(message, version, mirror, signal) };
+        },
+      },
+      events,
+    );
+    subscription.start();
+    return subscription;
+  }
+
+  attach(): void {
+    // Without a session nothing reaches the client outside a request's answer (listen apart).
+  }
+
+  async close(): Promise<void> {
+    // The dispatcher is the client's: it closes it.
+  }
+
+  /** POSTs one message with the envelope's headers. */
+  post(
+    message: JsonRpcMessage,
+    version: string | undefined,
+    mirror: Record<string, string> | undefined,
+    signal: AbortSignal,
+  ): Promise<HttpResponse> {
+    const headers: Record<string, string> = {
+      ...this.#config.headers,
+      ...mirror,
+      accept: 'application/json, text/event-stream',
+      'content-type': 'application/json',
+    };
+    if (version) headers['mcp-protocol-version'] = version;
+    return send(this.#config.dispatcher, {
+      url: this.#config.url,
+      method: 'POST',
+      headers,
+      body: JSON.stringify(message),
+      signal,
+    });
+  }
+
+  /** The response to `message`, from a JSON body or from the request's event stream. */
+  async answer(
+    response: HttpResponse,
+    message: JsonRpcRequest,
+    deadline: Deadline,
+    tool: string | undefined,
+    onMessage: (incoming: Incoming) => void,
+  ): Promise<JsonRpcResponse> {
+    const config = this.#config;
+    const { signal } = deadline;
+    if (response.status === 200 && response.mediaType === 'text/event-stream') {
+      for await (const incoming of readMessages(response.body, {
+        url: config.url,
+        maxEventSize: config.maxEventSize,
+        signal,
+        position: { lastEventId: undefined, retryMs: undefined },
+      })) {
+        if (incoming.kind === 'response' && incoming.message.id === message.id)
+          return incoming.message;
+        if (incoming.kind !== 'response') onMessage(incoming);
+      }
+      // This revision has no resumption: a stream that ends without the answer has lost it.
+      throw new StreamTruncatedError({ url: config.url, method: message.method, tool });
+    }
+    return readAnswer(response, message, {
+      url: config.url,
+      tool,
+      maxResponseBytes: config.maxResponseBytes,
+      signal,
+      route: (incoming) => {
+        if (incoming.kind !== 'response') onMessage(incoming);
+      },
+    });
+  }
+}

@@ -1,0 +1,71 @@
+/**
+ * What carries a dialect's messages to a server and back. An MCP dialect speaks to a Channel,
+ * never to HTTP or to a process: Streamable HTTP and stdio are channels under it, and a new
+ * binding is a new channel, not a copy of the dialects.
+ */
+import type { Deadline } from '../deadline.ts';
+import type { Incoming, JsonRpcMessage, JsonRpcRequest, JsonRpcResponse } from '../jsonrpc.ts';
+import type { DialectEvents } from './dialect.ts';
+
+export interface ChannelCall {
+  deadline: Deadline;
+  /** May be sent again after the server may have seen it. */
+  idempotent: boolean;
+  /** The tool being called, for error messages. */
+  tool?: string | undefined;
+  /** The revision the request speaks (HTTP mirrors it in `MCP-Protocol-Version`). */
+  version: string;
+  /** Body fields a binding may mirror into its envelope (HTTP headers); others ignore them. */
+  mirror?: Record<string, string> | undefined;
+  /** What the server says about the request before its response (progress, log messages). */
+  onMessage(incoming: Incoming): void;
+  /** The request opens a session (`initialize`): it goes out before the session is open. */
+  handshake?: boolean | undefined;
+  /** A negotiation probe: a server that exits on it has answered (stdio); it is not sent again. */
+  probe?: boolean | undefined;
+}
+
+export interface Channel {
+  /** The server as errors name it: its URL, or its command line. */
+  readonly label: string;
+  /** Whether the binding mirrors body fields into its envelope (HTTP headers): `call.mirror`. */
+  readonly mirrors: boolean;
+  /**
+   * Sends a request and resolves with its response, sending it again only as the retry policy
+   * allows. When `call.deadline` aborts, the server is told the request is abandoned in the
+   * binding's way (HTTP: the response stream is closed; stdio: `notifications/cancelled`).
+   */
+  request(message: JsonRpcRequest, call: ChannelCall): Promise<JsonRpcResponse>;
+  /** Sends a notification. */
+  send(message: JsonRpcMessage, signal: AbortSignal): Promise<void>;
+  /**
+   * Where the server's messages that belong to no request go (stdio's one pipe carries them
+   * all), and where background failures and the server's stderr lines are told.
+   */
+  attach(inbound: (incoming: Incoming) => void, events: DialectEvents): void;
+  /**
+   * For a dialect whose servers keep a session (the legacy era): `open` runs before anything
+   * else reaches a server the channel has not opened a session with (a new or restarted process),
+   * once, however many requests wait for it. Channels whose sessions the dialect keeps itself
+   * (Streamable HTTP's session id) leave it out.
+   */
+  keepSession?(open: (deadline: Deadline) => Promise<void>): void;
+  /** Opens the session now, if the server has none (see keepSession). */
+  openSession?(deadline: Deadline): Promise<void>;
+  /**
+   * Keeps a `subscriptions/listen` request open (2026-07-28), opened again when it breaks;
+   * `build` makes each attempt's request, so a changed filter is sent on the next one. What it
+   * delivers goes to `events.notification`, its subscription id taken off.
+   */
+  listen(
+    build: () => { message: JsonRpcRequest; version: string },
+    events: DialectEvents,
+  ): Listening;
+  /** Frees what the channel holds (sockets, a process). Never throws. */
+  close(): Promise<void>;
+}
+
+/** An open subscriptions/listen. */
+export interface Listening {
+  stop(): Promise<void>;
+}

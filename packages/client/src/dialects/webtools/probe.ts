@@ -1,0 +1,39 @@
+/**
+ * The Webtools probe: GET `{url}/`, the webtool's metadata. Tried when the modern probe was
+ * answered by a Webtools envelope, or when an MCP probe found JSON where MCP has none.
+ */
+import { ContentTypeError } from '../../errors.ts';
+import { isFinal, type Probe, type ProbeContext, probeStep } from '../../negotiate/probe.ts';
+import type { Dialect } from '../dialect.ts';
+import { WebtoolsDialect } from './index.ts';
+
+export const webtoolsProbe: Probe = async (context) => {
+  const { config, learned, misses } = context;
+  if (config.dialect !== 'auto' || !config.webtools) return undefined;
+  // The envelope said Webtools: its failure is the answer, not one miss among others.
+  if (learned.envelope) return resumeWebtools(context);
+  const cause = learned.cause;
+  if (
+    !learned.refused ||
+    !(cause instanceof ContentTypeError) ||
+    cause.contentType !== 'application/json'
+  ) {
+    return undefined;
+  }
+  try {
+    return await resumeWebtools(context);
+  } catch (error) {
+    if (isFinal(error)) throw error;
+    misses.push(`GET (Webtools): ${(error as Error).message}`);
+    return undefined;
+  }
+};
+
+/** Connects to the webtool, and keeps the verdict. */
+export async function resumeWebtools(context: ProbeContext): Promise<Dialect> {
+  const dialect = await probeStep(context.deadline, 'Webtools metadata', () =>
+    WebtoolsDialect.connect(context.config.webtools!, context.events, context.deadline),
+  );
+  await context.remember({ era: 'webtools', version: dialect.server.serverInfo.version });
+  return dialect;
+}

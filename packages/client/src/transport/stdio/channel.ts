@@ -1,0 +1,244 @@
+/**
+ * A local server as a message channel: requests matched to their responses by id, everything else
+ * the server says handed on as it comes. The process is started on first use and started again
+ * after it exits, a bounded number of times in a row; when it exits, every request waiting on it
+ * fails at once with the exit code, signal and last stderr lines.
+ */
+import { EventEmitter } from 'node:events';
+import { wireSignal } from '../../deadline.ts';
+import {
+  ClientClosedError,
+  MalformedMessageError,
+  type ResponseTooLargeError,
+  ServerExitedError,
+  type TransportError,
+} from '../../errors.ts';
+import type {
+  Incoming,
+  JsonRpcMessage,
+  JsonRpcRequest,
+  JsonRpcResponse,
+  RequestId,
+} from '../../jsonrpc.ts';
+import { type ProcessOptions, type ServerCommand, ServerProcess } from './process.ts';
+
+export interface ChannelEvents {
+  /** A request or notification from the server. */
+  incoming(incoming: Incoming): void;
+  warning(error: Error): void;
+  stderr(line: string): void;
+  /** The process exited while the client still needed it; the next request starts a new one. */
+  exited(error: ServerExitedError): void;
+}
+
+/** How many times in a row the process may exit before answering anything, before giving up. */
+export const MAX_RESTARTS = 3;
+
+interface Pending {
+  resolve(response: JsonRpcResponse): void;
+  reject(error: Error): void;
+}
+
+export class StdioChannel {
+  readonly label: string;
+  readonly #command: ServerCommand;
+  readonly #options: ProcessOptions;
+  readonly #events: ChannelEvents;
+  readonly #pending = new Map<RequestId, Pending>();
+  /** Ids whose answer nobody waits for any more (cancelled, or a probe given up on). */
+  readonly #abandoned = new Set<RequestId>();
+  #process: ServerProcess | undefined;
+  #starting: Promise<ServerProcess> | undefined;
+  #closed = false;
+  /** Exits in a row with nothing answered in between. */
+  #failures = 0;
+  #lastExit: ServerExitedError | undefined;
+  /** Which process this is: a legacy session belongs to one. */
+  #generation = 0;
+
+  constructor(command: ServerCommand, options: ProcessOptions, events: ChannelEvents) {
+    this.label = options.label;
+    this.#command = command;
+    this.#options = options;
+    this.#events = events;
+  }
+
+  /** Counts the processes started so far; it changes when the server was started again. */
+  get generation(): number {
+    return this.#generation;
+  }
+
+  /** The running process's id, if one runs. */
+  get pid(): number | undefined {
+    return this.#process?.pid;
+  }
+
+  /**
+   * Sends a request and resolves with its response. Rejects with the signal's reason when it
+   * aborts (the caller tells the server), ServerExitedError when the process exits first,
+   * ResponseTooLargeError when the answer is over the limit.
+   */
+  async request(message: JsonRpcRequest, signal: AbortSignal): Promise<JsonRpcResponse> {
+    signal.throwIfAborted();
+    const process = this.#process?.alive ? this.#process : await this.#running(signal);
+    // One promise per request, settled by its response, the process's exit, or the abort.
+    let pending!: Pending;
+    const answered = new Promise<JsonRpcResponse>((resolve, reject) => {
+      pending = { resolve, reject };
+    });
+    this.#pending.set(message.id, pending);
+    // The deadline's emitter when it has one: cheaper to listen to than its AbortSignal.
+    const wire = wireSignal(signal);
+    const onAbort = () => {
+      if (!this.#pending.delete(message.id)) return;
+      this.#abandoned.add(message.id);
+      pending.reject(signal.reason as Error);
+    };
+    listen(wire, onAbort);
+    try {
+      if (!process.write(message)) await process.send(message, signal);
+      return await answered;
+    } catch (error) {
+      this.#pending.delete(message.id);
+      throw error;
+    } finally {
+      unlisten(wire, onAbort);
+    }
+  }
+
+  /** The generation of the process that runs now, if one does. */
+  get running(): number | undefined {
+    return this.#process?.alive ? this.#generation : undefined;
+  }
+
+  /** Starts the process if none runs; resolves with its generation. */
+  async start(signal: AbortSignal): Promise<number> {
+    await this.#running(signal);
+    return this.#generation;
+  }
+
+  /** Sends a notification, or the answer to a server request. */
+  async send(message: JsonRpcMessage, signal: AbortSignal): Promise<void> {
+    const process = await this.#running(signal);
+    await process.send(message, signal);
+  }
+
+  /** Stops the server (see ServerProcess.close) and fails what still waits. Never throws. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    this.#failAll(new ClientClosedError({ url: this.label }));
+    const process = this.#process ?? (await this.#starting?.catch(() => undefined));
+    this.#process = undefined;
+    await process?.close();
+  }
+
+  /** The running process, started first when none runs. */
+  async #running(signal: AbortSignal): Promise<ServerProcess> {
+    if (this.#closed) throw new ClientClosedError({ url: this.label });
+    if (this.#process?.alive) return this.#process;
+    const last = this.#lastExit;
+    if (this.#failures >= MAX_RESTARTS && last) {
+      // A server that keeps dying before it answers anything will not be helped by one more try.
+      throw new ServerExitedError(
+        { code: last.exitCode, signal: last.signal, stderr: last.stderr },
+        { url: this.label, requestSent: false, retryable: false },
+      );
+    }
+    this.#starting ??= this.#start().finally(() => {
+      this.#starting = undefined;
+    });
+    const started = this.#starting;
+    return raceAbort(started, signal);
+  }
+
+  async #start(): Promise<ServerProcess> {
+    const process = await ServerProcess.start(this.#command, this.#options, {
+      message: (incoming) => this.#receive(incoming),
+      oversized: (id, error) => this.#oversized(id, error),
+      warning: (error) => this.#events.warning(error),
+      stderr: (line) => this.#events.stderr(line),
+      exit: (error) => this.#exited(process, error),
+    });
+    this.#generation += 1;
+    if (this.#closed) {
+      await process.close();
+      throw new ClientClosedError({ url: this.label });
+    }
+    this.#process = process;
+    return process;
+  }
+
+  #receive(incoming: Incoming): void {
+    if (incoming.kind !== 'response') {
+      this.#events.incoming(incoming);
+      return;
+    }
+    const { message } = incoming;
+    const id = message.id;
+    if (id === null) {
+      const text = 'error' in message ? message.error.message : '';
+      this.#events.warning(
+        new MalformedMessageError(`an error for no request: "${text}"`, {
+          url: this.label,
+        }),
+      );
+      return;
+    }
+    const pending = this.#pending.get(id);
+    if (pending) {
+      this.#pending.delete(id);
+      this.#failures = 0;
+      pending.resolve(message);
+    } else if (!this.#abandoned.delete(id)) {
+      this.#events.warning(
+        new MalformedMessageError(`response to id ${String(id)}, which no call is waiting for`, {
+          url: this.label,
+        }),
+      );
+    }
+  }
+
+  #oversized(id: RequestId | undefined, error: ResponseTooLargeError): void {
+    const pending = id === undefined ? undefined : this.#pending.get(id);
+    if (id !== undefined && pending) {
+      this.#pending.delete(id);
+      pending.reject(error);
+    } else {
+      this.#events.warning(error);
+    }
+  }
+
+  #exited(process: ServerProcess, error: ServerExitedError): void {
+    if (this.#process === process) this.#process = undefined;
+    this.#failures += 1;
+    this.#lastExit = error;
+    this.#failAll(error);
+    if (!this.#closed) this.#events.exited(error);
+  }
+
+  #failAll(error: TransportError | ClientClosedError): void {
+    const pending = [...this.#pending.values()];
+    this.#pending.clear();
+    for (const each of pending) each.reject(error);
+  }
+}
+
+function listen(wire: AbortSignal | EventEmitter, onAbort: () => void): void {
+  if (wire instanceof EventEmitter) wire.once('abort', onAbort);
+  else wire.addEventListener('abort', onAbort, { once: true });
+}
+
+function unlisten(wire: AbortSignal | EventEmitter, onAbort: () => void): void {
+  if (wire instanceof EventEmitter) wire.off('abort', onAbort);
+  else wire.removeEventListener('abort', onAbort);
+}
+
+/** Waits for a shared start, but lets one caller's signal stop its own wait. */
+function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
