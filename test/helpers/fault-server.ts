@@ -273,7 +273,7 @@ export function sessionServer(
             id: message.id,
             result: {
               protocolVersion: '2025-11-25',
-              capabilities: { tools: {} },
+              capabilities: { tools: { listChanged: true } },
               serverInfo: { name: 'session-server', version: '1.0.0' },
             },
           },

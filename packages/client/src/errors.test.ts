@@ -11,6 +11,7 @@ import {
   MalformedMessageError,
   McpError,
   OutputValidationError,
+  onePerCall,
   ResponseTooLargeError,
   SessionExpiredError,
   StoreUnavailableError,
@@ -97,6 +98,22 @@ describe('error classes', () => {
     expect(settled(new JsonRpcError(-32602, 'x'), false, true)).toMatchObject({ retryable: false });
     const plain = new Error('x');
     expect(settle(plain, { mayHaveRun: true, idempotent: false })).toBe(plain);
+  });
+
+  it('gives each call ended by one failure a copy of its own to settle', () => {
+    const shared = new TimeoutError(1, { url: 'stdio:server' });
+    const first = settle(onePerCall(shared), { mayHaveRun: true, idempotent: false });
+    const second = onePerCall(shared);
+    expect(first).toMatchObject({ retryable: false, mayHaveRun: true });
+    expect(second).toBeInstanceOf(TimeoutError);
+    expect(second).toMatchObject({ retryable: true, code: 'TIMEOUT' });
+    expect([(second as Error).message, (second as Error).stack]).toEqual([
+      shared.message,
+      shared.stack,
+    ]);
+    expect(settle(second, { mayHaveRun: true, idempotent: true })).toMatchObject({
+      retryable: true,
+    });
   });
 
   it('lets the caller override the retryable default', () => {

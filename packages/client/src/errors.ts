@@ -132,6 +132,21 @@ export function settle(
   return error;
 }
 
+/**
+ * The error one of several calls gets when one failure ends them all (a server process exits
+ * under every call waiting on it, a shared token refresh fails): a copy each, since settle()
+ * writes on it what that call did, and one call's verdict must not become another's.
+ */
+export function onePerCall<T>(error: T): T {
+  if (!(error instanceof McpError)) return error;
+  // A real Error underneath, so it is inspected, logged and stack-traced as one.
+  const copy = Object.setPrototypeOf(new Error(error.message), Object.getPrototypeOf(error));
+  const { stack: _, ...fields } = Object.getOwnPropertyDescriptors(error);
+  Object.defineProperties(copy, fields);
+  copy.stack = error.stack;
+  return copy as T;
+}
+
 /** Anything thrown, as an Error: background failures are reported, and a report needs one. */
 export function asError(value: unknown): Error {
   return value instanceof Error ? value : new Error(String(value));

@@ -3,6 +3,7 @@
  * refresh however many calls wait), each can stop waiting on its own signal, and the run is
  * aborted once nobody waits for it any more.
  */
+import { onePerCall } from '../errors.ts';
 
 interface Flight {
   promise: Promise<void>;
@@ -59,7 +60,7 @@ function wait(flight: Flight, signal: AbortSignal): Promise<void> {
     signal.addEventListener('abort', onAbort, { once: true });
     flight.promise.then(
       () => leave() && resolve(),
-      (error: unknown) => leave() && reject(error),
+      (error: unknown) => leave() && reject(onePerCall(error)),
     );
   });
 }

@@ -9,6 +9,7 @@ import { wireSignal } from '../../deadline.ts';
 import {
   ClientClosedError,
   MalformedMessageError,
+  onePerCall,
   type ResponseTooLargeError,
   ServerExitedError,
   type TransportError,
@@ -219,7 +220,7 @@ export class StdioChannel {
   #failAll(error: TransportError | ClientClosedError): void {
     const pending = [...this.#pending.values()];
     this.#pending.clear();
-    for (const each of pending) each.reject(error);
+    for (const each of pending) each.reject(onePerCall(error));
   }
 }
 
