@@ -5,8 +5,9 @@
 
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type ReferenceServer, startReferenceServer } from '@toolwire/reference-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -334,6 +335,52 @@ describe('targets from an mcpServers file, and headers', () => {
     const gone = await toolwire(['inspect', '--config', file, '--json'], { env });
     expect(gone.code).toBe(3);
     expect(gone.stdout + gone.stderr).not.toContain('s3cret-value');
+  });
+});
+
+describe('local servers (stdio)', () => {
+  const manifest = createRequire(import.meta.url).resolve(
+    '@toolwire/reference-server/package.json',
+  );
+  const reference = join(dirname(manifest), 'dist', 'cli.js');
+  const local = (...args: string[]) => ['--', process.execPath, reference, '--stdio', ...args];
+
+  it('inspects and calls a server started as a child process, in both eras', async () => {
+    const inspected = await toolwireJson(['inspect', ...local()]);
+    expect(inspected).toMatchObject({
+      code: 0,
+      json: { transport: 'stdio', dialect: 'mcp-stateless', protocolVersion: '2026-07-28' },
+    });
+    // Options go before the --: what follows it is the server's command line.
+    const legacy = await toolwireJson(['call', 'add', 'a=2', 'b=40', ...local('--era', 'legacy')]);
+    expect(legacy).toMatchObject({ code: 0, json: { structuredContent: { sum: 42 } } });
+    const shown = await toolwire(['inspect', ...local('--era', 'legacy')]);
+    expect(shown.stdout).toContain(
+      'dialect       MCP, with a session, over stdio (a local process)',
+    );
+  });
+
+  it('starts the command of an mcpServers entry, with its env', async () => {
+    const file = join(dir, 'local.json');
+    await writeFile(
+      file,
+      JSON.stringify({
+        mcpServers: {
+          reference: {
+            command: process.execPath,
+            args: [reference, '--stdio'],
+            env: { TOOLWIRE_EXAMPLE: 'set' },
+          },
+        },
+      }),
+    );
+    const { code, json } = await toolwireJson(['call', 'echo', 'text=local', '--config', file]);
+    expect({ code, json }).toMatchObject({ code: 0, json: { content: [{ text: 'local' }] } });
+    const refused = await toolwire(['inspect', '--config', file, '-H', 'X-A: 1']);
+    expect(refused).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('-H sets HTTP headers'),
+    });
   });
 });
 

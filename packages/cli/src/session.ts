@@ -82,11 +82,6 @@ async function openClient(
   options: ConnectionOptions,
   terminal: Terminal,
 ): Promise<McpClient> {
-  if (target.kind === 'stdio') {
-    throw new UsageError(
-      `${target.label}: local servers (stdio) are not supported by this build of @toolwire/client`,
-    );
-  }
   const protocols: readonly string[] = [
     'auto',
     'modern',
@@ -101,19 +96,14 @@ async function openClient(
     throw new UsageError(`--dialect takes ${DIALECTS.join(', ')}; got "${options.dialect}"`);
   }
   const timeoutMs = options.timeout === undefined ? undefined : Number(options.timeout);
-  const auth = await authOptions(target.url, target.headers, terminal, options.login);
-  const clientOptions: ClientOptions = {
+  const common: ClientOptions = {
     clientInfo: { name: 'toolwire-cli', version: packageJson.version },
-    headers: target.headers,
-    ...(auth ? { auth } : {}),
     ...(options.protocol === undefined
       ? {}
       : { protocolVersion: options.protocol as ClientOptions['protocolVersion'] & string }),
-    ...(target.transport === 'sse'
-      ? { dialect: 'mcp-sse' }
-      : options.dialect === undefined
-        ? {}
-        : { dialect: options.dialect as ClientOptions['dialect'] & string }),
+    ...(options.dialect === undefined
+      ? {}
+      : { dialect: options.dialect as ClientOptions['dialect'] & string }),
     ...(timeoutMs === undefined ? {} : { timeoutMs }),
     ...questionHandlers(terminal, {
       yes: options.yes === true,
@@ -121,7 +111,18 @@ async function openClient(
     }),
   };
   try {
-    return createMcpClient(target.url, clientOptions);
+    if (target.kind === 'stdio') {
+      // The server gets the safe variables the client passes on, plus the entry's own.
+      const { command, args, env, cwd } = target;
+      return createMcpClient({ command, args, env, ...(cwd ? { cwd } : {}) }, common);
+    }
+    const auth = await authOptions(target.url, target.headers, terminal, options.login);
+    return createMcpClient(target.url, {
+      ...common,
+      headers: target.headers,
+      ...(auth ? { auth } : {}),
+      ...(target.transport === 'sse' ? { dialect: 'mcp-sse' } : {}),
+    });
   } catch (error) {
     // The client's TypeError names the option that is wrong.
     if (error instanceof TypeError) throw new UsageError(error.message, { cause: error });
