@@ -33,7 +33,8 @@ const TABLE: StatusRow[] = [
   {
     code: 'UNAVAILABLE',
     error: GrpcStatusError,
-    fields: { grpcStatus: 'UNAVAILABLE', grpcCode: 14, retryable: true },
+    // Transient, but the server had the call: not safe to send again as it is.
+    fields: { grpcStatus: 'UNAVAILABLE', grpcCode: 14, mayHaveRun: true, retryable: false },
   },
   {
     code: 'UNAUTHENTICATED',
