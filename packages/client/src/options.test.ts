@@ -4,25 +4,48 @@ import { type ClientOptions, DEFAULTS, resolveOptions } from './options.ts';
 const ENDPOINT = 'http://localhost:3000/mcp';
 
 describe('resolveOptions', () => {
-  it('fills every option from DEFAULTS', () => {
-    const { elicitationModes, samplingTools, ...rest } = DEFAULTS;
+  it('fills every option with the default the README documents', () => {
+    // Literal values, not DEFAULTS: a default that changes must change here and in the README.
     expect(resolveOptions(ENDPOINT)).toEqual({
-      ...rest,
       url: ENDPOINT,
+      clientInfo: { name: 'toolwire', version: expect.stringMatching(/^\d+\.\d+\.\d+/) },
+      protocolVersion: 'auto',
+      dialect: 'auto',
+      webtools: {},
+      verdicts: expect.objectContaining({ get: expect.any(Function), set: expect.any(Function) }),
       headers: {},
       dispatcher: undefined,
+      timeoutMs: 60_000,
+      maxTimeoutMs: 600_000,
+      resetTimeoutOnProgress: true,
+      connectTimeoutMs: 10_000,
+      maxResponseBytes: 16 * 1024 * 1024,
+      maxEventSize: 4 * 1024 * 1024,
+      retry: {
+        retries: 3,
+        minDelayMs: 200,
+        maxDelayMs: 5_000,
+        maxRetryAfterMs: 30_000,
+        maxResumes: 1_000,
+      },
+      listen: true,
+      reconnectAttempts: 5,
+      maxPages: 1_000,
       handlers: {
         onElicitation: undefined,
-        elicitationModes,
+        elicitationModes: ['form', 'url'],
         onSampling: undefined,
-        samplingTools,
+        samplingTools: false,
         roots: undefined,
       },
+      maxInputRounds: 10,
+      autoRedeem: true,
       // A store of its own per client: handles never leak between clients.
       handles: expect.objectContaining({
         save: expect.any(Function),
         delete: expect.any(Function),
       }),
+      tracing: true,
       extensions: {},
     });
     expect(resolveOptions(ENDPOINT).handles).not.toBe(resolveOptions(ENDPOINT).handles);
