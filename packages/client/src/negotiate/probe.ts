@@ -6,7 +6,7 @@
 import type { Deadline } from '../deadline.ts';
 import type { Channel } from '../dialects/channel.ts';
 import type { Dialect, DialectEvents } from '../dialects/dialect.ts';
-import type { McpLiteConfig } from '../dialects/mcp-lite/index.ts';
+import type { McpLiteConfig } from '../dialects/mcp-lite/channel.ts';
 import type { StatefulConfig } from '../dialects/mcp-stateful/index.ts';
 import type { StatelessConfig } from '../dialects/mcp-stateless/index.ts';
 import type { WebtoolsConfig } from '../dialects/webtools/index.ts';

@@ -5,11 +5,29 @@
  * (`transport/retry.ts`), redeems promises and answers elicitations. HTTP (`http/`) and gRPC
  * (`grpc/`, loaded only for grpc:// and grpcs:// URLs) implement it.
  */
+import type { Dispatcher } from 'undici';
 import type { Deadline } from '../../deadline.ts';
 import type { McpError } from '../../errors.ts';
 import type { JsonObject } from '../../jsonrpc.ts';
+import type { RetryPolicy } from '../../transport/retry.ts';
 import type { Tool } from '../../types.ts';
 import type { Partials } from './partials.ts';
+
+/** What a channel is built with. */
+export interface McpLiteConfig {
+  url: string;
+  /** HTTP only: the undici dispatcher requests go through. */
+  dispatcher: Dispatcher;
+  /** Sent with every request: HTTP headers, or gRPC metadata. */
+  headers: Record<string, string>;
+  /** The largest answer the client reads: a body, or one gRPC message. */
+  maxResponseBytes: number;
+  /** HTTP only: the largest SSE event. */
+  maxEventSize: number;
+  retry: RetryPolicy;
+  /** Whether heartbeats and partials restart a call's timeout. */
+  resetTimeoutOnProgress: boolean;
+}
 
 /** A listing, or what each place a listing was looked for answered instead. */
 export type ChannelListing =

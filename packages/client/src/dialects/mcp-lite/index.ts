@@ -1,13 +1,3 @@
-/**
- * MCP-lite (seed 000, v0.042): stateless, tools only, over either of its bindings. The dialect is
- * written once: a listing becomes tools, `_meta.response_type` an Outcome (`response.ts`), a
- * promise is redeemed with the `redeem` tool, an elicitation is answered by calling again, and a
- * streamed answer's partials are reported as they come (`partials.ts`). A channel carries it:
- * HTTP (`http/`), or gRPC (`grpc/`) for grpc:// and grpcs:// URLs, loaded only then. No
- * handshake, sessions, notifications or cancellation message exist: aborting a call stops the
- * wait (and, over gRPC, cancels the call on the server).
- */
-import type { Dispatcher } from 'undici';
 import type { Deadline } from '../../deadline.ts';
 import {
   HandleExpiredError,
@@ -18,7 +8,7 @@ import {
 } from '../../errors.ts';
 import { isObject, type JsonObject } from '../../jsonrpc.ts';
 import type { Outcome, PendingHandle } from '../../outcome.ts';
-import { type RetryPolicy, withRetry } from '../../transport/retry.ts';
+import { withRetry } from '../../transport/retry.ts';
 import type { Tool } from '../../types.ts';
 import type {
   Dialect,
@@ -27,27 +17,12 @@ import type {
   SendContext,
   ServerDescription,
 } from '../dialect.ts';
-import type { ChannelListing, LiteChannel } from './channel.ts';
+import type { ChannelListing, LiteChannel, McpLiteConfig } from './channel.ts';
 import { answered } from './elicitation.ts';
 import { HttpChannel } from './http/channel.ts';
 import { isRedeemTool } from './listing.ts';
 import { Partials } from './partials.ts';
 import { outcomeOf } from './response.ts';
-
-export interface McpLiteConfig {
-  url: string;
-  /** HTTP only: the undici dispatcher requests go through. */
-  dispatcher: Dispatcher;
-  /** Sent with every request: HTTP headers, or gRPC metadata. */
-  headers: Record<string, string>;
-  /** The largest answer the client reads: a body, or one gRPC message. */
-  maxResponseBytes: number;
-  /** HTTP only: the largest SSE event. */
-  maxEventSize: number;
-  retry: RetryPolicy;
-  /** Whether heartbeats and partials restart a call's timeout. */
-  resetTimeoutOnProgress: boolean;
-}
 
 /** The revision of the seed this dialect implements. */
 export const MCP_LITE_VERSION = '0.042';

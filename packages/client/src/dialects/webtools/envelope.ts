@@ -17,7 +17,7 @@ import { isObject, type JsonObject } from '../../jsonrpc.ts';
 import type { Outcome } from '../../outcome.ts';
 import { excerpt, parseRetryAfter, readText, send, statusError } from '../../transport/http.ts';
 import { withRetry } from '../../transport/retry.ts';
-import { type HttpConfig, webtoolUrl } from './metadata.ts';
+import { type HttpConfig, webtoolUrl } from './http.ts';
 
 export interface Execution {
   sessionId: string;

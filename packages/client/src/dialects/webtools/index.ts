@@ -21,7 +21,8 @@ import type {
 import { configFor } from './config.ts';
 import { digestOf } from './digest.ts';
 import { execute } from './envelope.ts';
-import { fetchMetadata, type HttpConfig, toolsOf, type WebtoolMetadata } from './metadata.ts';
+import type { HttpConfig } from './http.ts';
+import { fetchMetadata, toolsOf, type WebtoolMetadata } from './metadata.ts';
 
 export type { WebtoolAction, WebtoolMetadata } from './metadata.ts';
 

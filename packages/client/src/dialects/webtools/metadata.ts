@@ -1,17 +1,11 @@
-/**
- * A webtool's self-description: `GET {url}/` for the latest version, `GET {url}/{version}` for a
- * pinned one. Each action becomes a tool: `requestSchema` is its input schema, `responseSchema`
- * its output schema, and its own description (not the first action's, as the seed's AI SDK
- * example has it) describes it. `config` never appears in a tool: the model does not supply it.
- */
-import type { Dispatcher } from 'undici';
 import type { Deadline } from '../../deadline.ts';
 import { ContentTypeError, MalformedMessageError } from '../../errors.ts';
 import { isObject, type JsonObject } from '../../jsonrpc.ts';
 import { excerpt, readText, send, statusError } from '../../transport/http.ts';
-import { type RetryPolicy, withRetry } from '../../transport/retry.ts';
+import { withRetry } from '../../transport/retry.ts';
 import type { Tool } from '../../types.ts';
 import { envelopeError, parseJson } from './envelope.ts';
+import { type HttpConfig, webtoolUrl } from './http.ts';
 
 export interface WebtoolAction {
   name: string;
@@ -27,21 +21,6 @@ export interface WebtoolMetadata {
   actions: WebtoolAction[];
   configSchema?: JsonObject;
   defaultConfig?: JsonObject;
-}
-
-export interface HttpConfig {
-  url: string;
-  dispatcher: Dispatcher;
-  headers: Record<string, string>;
-  maxResponseBytes: number;
-  retry: RetryPolicy;
-}
-
-/** `{url}/{segment}`: one slash between, the query string kept. */
-export function webtoolUrl(url: string, segment = ''): string {
-  const parsed = new URL(url);
-  parsed.pathname = `${parsed.pathname.replace(/\/+$/, '')}/${encodeURIComponent(segment)}`;
-  return parsed.href;
 }
 
 /** GETs the metadata of `version` (the latest when undefined). */

@@ -3,7 +3,8 @@ import { WebtoolError } from '../../errors.ts';
 import { configFor } from './config.ts';
 import { digestOf } from './digest.ts';
 import { isEnvelope } from './envelope.ts';
-import { toolsOf, type WebtoolMetadata, webtoolUrl } from './metadata.ts';
+import { webtoolUrl } from './http.ts';
+import { toolsOf, type WebtoolMetadata } from './metadata.ts';
 
 const metadata: WebtoolMetadata = {
   name: 'weather',

@@ -28,8 +28,13 @@ import {
   type Refusal,
   type RequestGate,
 } from '../../../transport/http.ts';
-import type { ChannelListing, LiteAnswer, LiteCall, LiteChannel } from '../channel.ts';
-import type { McpLiteConfig } from '../index.ts';
+import type {
+  ChannelListing,
+  LiteAnswer,
+  LiteCall,
+  LiteChannel,
+  McpLiteConfig,
+} from '../channel.ts';
 import { toolsOf } from '../listing.ts';
 import { MCPLite, type ToolRequestSchema, type ToolResponse } from './gen/mcplite/mcplite_pb.ts';
 import { fromGrpcError, isUnimplemented } from './status.ts';

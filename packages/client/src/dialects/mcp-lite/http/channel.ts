@@ -8,8 +8,13 @@ import { fromJsonRpcError, HttpStatusError } from '../../../errors.ts';
 import { request } from '../../../jsonrpc.ts';
 import { send } from '../../../transport/http.ts';
 import { readAnswer } from '../../answer.ts';
-import type { ChannelListing, LiteAnswer, LiteCall, LiteChannel } from '../channel.ts';
-import type { McpLiteConfig } from '../index.ts';
+import type {
+  ChannelListing,
+  LiteAnswer,
+  LiteCall,
+  LiteChannel,
+  McpLiteConfig,
+} from '../channel.ts';
 import { Endpoints } from './endpoints.ts';
 import { listAt } from './listing.ts';
 import { readStream } from './stream.ts';

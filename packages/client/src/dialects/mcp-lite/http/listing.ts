@@ -6,8 +6,7 @@ import type { Deadline } from '../../../deadline.ts';
 import { fromJsonRpcError } from '../../../errors.ts';
 import { excerpt, readText, send, statusError } from '../../../transport/http.ts';
 import { errorResponse } from '../../answer.ts';
-import type { ChannelListing } from '../channel.ts';
-import type { McpLiteConfig } from '../index.ts';
+import type { ChannelListing, McpLiteConfig } from '../channel.ts';
 import { toolsOf } from '../listing.ts';
 
 export type Listing =
