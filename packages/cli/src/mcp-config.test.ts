@@ -7,7 +7,7 @@ import { UsageError } from './exit-codes.ts';
 import { parseMcpConfig, pickServer, readMcpConfig } from './mcp-config.ts';
 
 const env = { TOKEN: 'secret-token', EMPTY: '', HOME: '/home/ada' };
-const parse = (json: unknown) => parseMcpConfig(json, 'mcp.json', { env, cwd: '/work/space' });
+const parse = (json: unknown) => parseMcpConfig(json, 'mcp.json', { env, cwd: '/srv/project' });
 
 /** The message of the UsageError `run` throws. */
 function usageMessage(run: () => unknown): string {
@@ -71,7 +71,7 @@ describe('mcpServers files', () => {
       command: 'node',
       args: ['server.js'],
       env: {},
-      cwd: '/work/space',
+      cwd: '/srv/project',
     });
     expect(servers.get('windsurf')).toMatchObject({ url: 'https://a.example/mcp' });
     expect(servers.get('gemini')).toMatchObject({ url: 'https://b.example/mcp' });
