@@ -42,9 +42,10 @@ test('examples/conventions.ts: toolApproval, tool search, preliminary results, p
   expect(stdout).toContain('instructions Deterministic MCP reference server');
 });
 
-test('examples/servers.ts: an mcpServers configuration as one tool set, one server stopping', async () => {
+test('examples/servers.ts: an mcpServers configuration (one local, one remote) as one tool set, one server stopping', async () => {
   const stdout = await runExample('servers.ts');
   expect(stdout).toContain('tools       docs__echo, admin__add');
+  expect(stdout).toContain('result      docs__echo from docs');
   expect(stdout).toContain('result      admin__add from admin');
   expect(stdout).toContain('down        admin (TransportError)');
   expect(stdout).toContain('failed      admin__add');

@@ -53,9 +53,10 @@ test('examples/conventions.ts: interruptOn, custom stream progress, deferred too
   expect(stdout).toContain('instructions Deterministic MCP reference server');
 });
 
-test('examples/servers.ts: two servers as one toolkit, one stopping mid-run', async () => {
+test('examples/servers.ts: a local and a remote server as one toolkit, one stopping mid-run', async () => {
   const stdout = await runExample('servers.ts');
   expect(stdout).toContain('tools       docs__echo (docs), admin__add (admin)');
+  expect(stdout).toContain('tool        docs__echo: success');
   expect(stdout).toContain('down        admin');
   expect(stdout).toContain('tool        admin__add: error');
   expect(stdout).toContain('tools now   docs__echo');

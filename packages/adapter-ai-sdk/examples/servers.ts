@@ -1,7 +1,7 @@
 /**
  * Several servers as one tool set: `createMcpClients` names each tool after its server, sends each
- * call to its own server, and leaves a server that goes down out of the next set without failing
- * the others. Run it from the repository root with
+ * call to its own server, local (a child process over stdio) or remote, and leaves a server that
+ * goes down out of the next set without failing the others. Run it from the repository root with
  * `node packages/adapter-ai-sdk/examples/servers.ts`.
  */
 import { mcpToolSet } from '@toolwire/ai-sdk';
@@ -10,12 +10,15 @@ import { startReferenceServer } from '@toolwire/reference-server';
 import { generateText, stepCountIs } from 'ai';
 import { standInModel } from './stand-in-model.ts';
 
-await using docs = await startReferenceServer();
 const admin = await startReferenceServer();
 
 // The shape an editor's configuration file uses; servers by name → { url } or { command, args }.
+// docs is local: the client starts it as a child process and speaks to it over stdio.
 await using clients = createMcpClients({
-  mcpServers: { docs: { url: docs.url }, admin: { url: admin.urls.modern } },
+  mcpServers: {
+    docs: { command: 'npx', args: ['toolwire-reference-server', '--stdio'] },
+    admin: { url: admin.urls.modern },
+  },
 });
 clients.on('serverDown', (server, error) => console.log(`down        ${server} (${error.name})`));
 

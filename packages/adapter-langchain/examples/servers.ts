@@ -1,7 +1,8 @@
 /**
  * Several servers as one LangChain toolkit: `createMcpClients` names each tool after its server
- * and sends each call to its own server; when one stops, only its call fails, and the toolkit
- * lists without it. No API key: reference servers and LangChain's fake chat model.
+ * and sends each call to its own server, local (a child process over stdio) or remote; when one
+ * stops, only its call fails, and the toolkit lists without it. No API key: reference servers and
+ * LangChain's fake chat model.
  *
  *   node packages/adapter-langchain/examples/servers.ts
  */
@@ -12,9 +13,12 @@ import { McpToolkit } from '@toolwire/langchain';
 import { startReferenceServer } from '@toolwire/reference-server';
 import { createAgent } from 'langchain';
 
-await using docs = await startReferenceServer();
 const admin = await startReferenceServer();
-await using clients = createMcpClients({ docs: docs.url, admin: admin.urls.modern });
+await using clients = createMcpClients({
+  // A local server, started by the client as a child process, beside a remote one.
+  docs: { command: 'npx', args: ['toolwire-reference-server', '--stdio'] },
+  admin: admin.urls.modern,
+});
 clients.on('serverDown', (server) => console.log(`down        ${server}`));
 
 using toolkit = await McpToolkit.create(clients, { include: ['docs__echo', 'admin__add'] });
