@@ -4,6 +4,8 @@
  * and every answer comes back on the stream. The stream is the session: when it drops, the next
  * call opens a new one and initializes again.
  */
+
+import type { HttpSessionConfig } from '../../channels/http-session/index.ts';
 import type { Deadline } from '../../deadline.ts';
 import {
   ClientClosedError,
@@ -36,8 +38,11 @@ import type {
 import { describeServer, initializeParams } from '../handshake.ts';
 import { Inbound } from '../inbound.ts';
 import { CLOSE_GRACE_MS, legacyEra } from '../legacy-era.ts';
-import type { StatefulConfig } from '../mcp-stateful/session.ts';
+import type { StatefulConfig } from '../mcp-stateful/index.ts';
 import { Router } from '../router.ts';
+
+/** The legacy handshake's configuration, and where and how to reach the server. */
+export type SseConfig = StatefulConfig & HttpSessionConfig;
 
 interface Stream {
   /** Where messages are POSTed, as the server named it. */
@@ -58,7 +63,7 @@ export class SseDialect implements Dialect {
     capabilities: {},
     instructions: undefined,
   };
-  readonly #config: StatefulConfig;
+  readonly #config: SseConfig;
   readonly #events: DialectEvents;
   readonly #router: Router;
   readonly #inbound: Inbound;
@@ -69,7 +74,7 @@ export class SseDialect implements Dialect {
   #opening: Promise<void> | undefined;
   #nextId = 0;
 
-  private constructor(config: StatefulConfig, events: DialectEvents) {
+  private constructor(config: SseConfig, events: DialectEvents) {
     this.#config = config;
     this.#events = events;
     this.#inbound = new Inbound(
@@ -81,7 +86,7 @@ export class SseDialect implements Dialect {
   }
 
   static async connect(
-    config: StatefulConfig,
+    config: SseConfig,
     events: DialectEvents,
     deadline: Deadline,
   ): Promise<SseDialect> {

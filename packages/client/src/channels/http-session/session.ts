@@ -1,31 +1,20 @@
 /**
- * The session a stateful server keeps for us: its id, the negotiated revision, and the headers
+ * The session a stateful server keeps for us: its id, the negotiated revision, and the envelope
  * both imply on every request after `initialize`. A renewal makes a new Session and swaps it in
  * whole once the server has answered, so no request ever goes out between two sessions.
  */
-import type { Dispatcher } from 'undici';
-import type { Responder } from '../../handlers/responder.ts';
-import type { JsonObject } from '../../jsonrpc.ts';
 import type { RetryPolicy } from '../../transport/retry.ts';
+import type { HttpTarget } from '../http-request.ts';
 
-/** What the stateful dialect needs from the client's resolved options. */
-export interface StatefulConfig {
-  url: string;
-  dispatcher: Dispatcher;
-  headers: Record<string, string>;
-  clientInfo: JsonObject;
-  capabilities: JsonObject;
-  protocolVersion: string;
-  supportedVersions: readonly string[];
+/** What the session-keeping Streamable HTTP channel needs from the client's resolved options. */
+export interface HttpSessionConfig extends HttpTarget {
   maxResponseBytes: number;
   maxEventSize: number;
   retry: RetryPolicy;
-  listen: boolean;
   reconnectAttempts: number;
+  /** The bound of the channel's own requests: a renewal, a cancellation. */
   timeoutMs: number;
   maxTimeoutMs: number;
-  /** Answers the server's questions with the application's handlers. */
-  responder: Responder;
 }
 
 /** Revisions before 2025-06-18 have no version header; servers assume 2025-03-26 without it. */
@@ -38,30 +27,20 @@ export class Session {
   /** The server answered 404 to a request that carried this session's id: it is gone. */
   lost = false;
 
-  readonly #config: StatefulConfig;
-
-  constructor(config: StatefulConfig) {
-    this.#config = config;
-  }
-
-  headers(accept: string, extra?: Record<string, string>): Record<string, string> {
-    const headers: Record<string, string> = { ...this.#config.headers, ...extra, accept };
+  /** The session id and version headers, and `extra` (Last-Event-ID). */
+  envelope(extra?: Record<string, string>): Record<string, string> {
+    const headers: Record<string, string> = { ...extra };
     if (this.id !== undefined) headers['mcp-session-id'] = this.id;
     if (this.version && !WITHOUT_VERSION_HEADER.has(this.version)) {
       headers['mcp-protocol-version'] = this.version;
     }
     return headers;
   }
-
-  start(id: string | undefined, version: string): void {
-    this.id = id;
-    this.version = version;
-  }
 }
 
 /**
  * Internal: the call's session is gone (a 404 to a request that carried its id, or another call
- * renewed it while this one's stream was open). Never leaves the dialect. `acted` is false when
+ * renewed it while this one's stream was open). Never leaves the channel. `acted` is false when
  * the 404 answered the call's own POST: the server ran nothing (see transport/retry.ts).
  */
 export class SessionNotFound extends Error {
@@ -72,6 +51,3 @@ export class SessionNotFound extends Error {
     this.acted = acted;
   }
 }
-
-export const ACCEPT_POST = 'application/json, text/event-stream';
-export const ACCEPT_STREAM = 'text/event-stream';
