@@ -1,8 +1,8 @@
 /**
  * The legacy revisions (2025-11-25, 2025-06-18, 2025-03-26, and the 2024-11-05 version string)
  * over any channel that keeps a session: Streamable HTTP's (an id in a header, renewed when the
- * server forgets it; channels/http-session/) or a server process's (stdio, opened again on a
- * process started after a crash). `initialize` and `notifications/initialized` open the session,
+ * server forgets it; channels/http-session/), HTTP+SSE's (the stream is the session) or a server
+ * process's (stdio, opened again on a process started after a crash). `initialize` and `notifications/initialized` open the session,
  * through the channel, whenever it needs one. Everything the server says is routed by id,
  * whichever stream or pipe it came on: responses to their calls, progress to its call, the
  * server's questions to the application's handlers, answered through the channel.
@@ -27,6 +27,8 @@ import { Router } from '../router.ts';
 import { callOutcome, taskError, taskState, withTaskRequest } from './tasks.ts';
 
 export interface StatefulConfig {
+  /** How the client names what it speaks: HTTP+SSE is this dialect under another name. */
+  name?: 'mcp-stateful' | 'mcp-sse' | undefined;
   clientInfo: JsonObject;
   capabilities: JsonObject;
   /** The revision offered in `initialize`. */
@@ -65,7 +67,7 @@ export function worthListening(server: JsonObject, client: JsonObject): boolean 
 }
 
 export class StatefulDialect implements Dialect {
-  readonly name = 'mcp-stateful';
+  readonly name: string;
   readonly adapt = legacyEra.adapt;
   readonly screenTools = legacyEra.screenTools;
   readonly freshFor = legacyEra.freshFor;
@@ -84,6 +86,7 @@ export class StatefulDialect implements Dialect {
   #nextId = 0;
 
   private constructor(config: StatefulConfig, channel: Channel, events: DialectEvents) {
+    this.name = config.name ?? 'mcp-stateful';
     this.#config = config;
     this.#channel = channel;
     this.#events = events;
