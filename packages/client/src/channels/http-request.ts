@@ -7,7 +7,7 @@
  */
 import type { Dispatcher } from 'undici';
 import type { JsonRpcMessage } from '../jsonrpc.ts';
-import { type HttpResponse, send } from '../transport/http.ts';
+import { type HttpRequest, type HttpResponse, send } from '../transport/http.ts';
 
 /** Where a channel's requests go, and the headers the caller gave for every one. */
 export interface HttpTarget {
@@ -37,10 +37,15 @@ export function httpRequest(target: HttpTarget, request: ChannelRequest): Promis
     ...request.envelope,
     accept: request.accept,
   };
-  const { method, signal } = request;
-  if (request.body === undefined)
-    return send(target.dispatcher, { url: target.url, method, headers, signal });
-  headers['content-type'] = 'application/json';
-  const body = JSON.stringify(request.body);
-  return send(target.dispatcher, { url: target.url, method, headers, body, signal });
+  const sent: HttpRequest = {
+    url: target.url,
+    method: request.method,
+    headers,
+    signal: request.signal,
+  };
+  if (request.body !== undefined) {
+    headers['content-type'] = 'application/json';
+    sent.body = JSON.stringify(request.body);
+  }
+  return send(target.dispatcher, sent);
 }
