@@ -24,7 +24,11 @@ export const ACCEPT_STREAM = 'text/event-stream';
 export interface ChannelRequest {
   method: 'POST' | 'GET' | 'DELETE';
   accept: string;
-  /** The envelope's headers: session id, version header, mirrored fields, Last-Event-ID. */
+  /** `Mcp-Session-Id`, for a binding that keeps a session. */
+  sessionId?: string | undefined;
+  /** `MCP-Protocol-Version`, when the revision has the header. */
+  version?: string | undefined;
+  /** The envelope's other headers: mirrored fields, Last-Event-ID. */
   envelope?: Record<string, string> | undefined;
   /** A POST's JSON-RPC message. */
   body?: JsonRpcMessage | undefined;
@@ -37,6 +41,8 @@ export function httpRequest(target: HttpTarget, request: ChannelRequest): Promis
     ...request.envelope,
     accept: request.accept,
   };
+  if (request.sessionId !== undefined) headers['mcp-session-id'] = request.sessionId;
+  if (request.version) headers['mcp-protocol-version'] = request.version;
   const sent: HttpRequest = {
     url: target.url,
     method: request.method,

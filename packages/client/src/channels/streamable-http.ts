@@ -95,11 +95,11 @@ export class StreamableHttpChannel implements Channel {
     mirror: Record<string, string> | undefined,
     signal: AbortSignal,
   ): Promise<HttpResponse> {
-    const envelope = version ? { ...mirror, 'mcp-protocol-version': version } : mirror;
     return httpRequest(this.#config, {
       method: 'POST',
       accept: ACCEPT_ANSWER,
-      envelope,
+      version,
+      envelope: mirror,
       body: message,
       signal,
     });

@@ -212,7 +212,9 @@ async function resume(
     response = await httpRequest(config, {
       method: 'GET',
       accept: ACCEPT_STREAM,
-      envelope: session.envelope({ 'last-event-id': lastEventId }),
+      sessionId: session.id,
+      version: session.headerVersion,
+      envelope: { 'last-event-id': lastEventId },
       signal,
     });
     if (response.status === 404 && session.id !== undefined) {
@@ -275,7 +277,8 @@ async function post(
   const response = await httpRequest(config, {
     method: 'POST',
     accept: ACCEPT_ANSWER,
-    envelope: session.envelope(),
+    sessionId: session.id,
+    version: session.headerVersion,
     body: message,
     signal,
   });

@@ -95,7 +95,9 @@ export class GetStream {
     const response = await httpRequest(config, {
       method: 'GET',
       accept: ACCEPT_STREAM,
-      envelope: session.envelope(extra),
+      sessionId: session.id,
+      version: session.headerVersion,
+      envelope: extra,
       signal,
     });
     if (response.status === 405) return discard(response);

@@ -294,7 +294,8 @@ export class StreamableHttpSessionChannel implements Channel {
       const response = await httpRequest(this.#config, {
         method: 'DELETE',
         accept: ACCEPT_ANSWER,
-        envelope: session.envelope(),
+        sessionId: session.id,
+        version: session.headerVersion,
         signal: deadline.signal,
       });
       discard(response);

@@ -1,5 +1,5 @@
 /**
- * The session a stateful server keeps for us: its id, the negotiated revision, and the envelope
+ * The session a stateful server keeps for us: its id, the negotiated revision, and the headers
  * both imply on every request after `initialize`. A renewal makes a new Session and swaps it in
  * whole once the server has answered, so no request ever goes out between two sessions.
  */
@@ -27,14 +27,9 @@ export class Session {
   /** The server answered 404 to a request that carried this session's id: it is gone. */
   lost = false;
 
-  /** The session id and version headers, and `extra` (Last-Event-ID). */
-  envelope(extra?: Record<string, string>): Record<string, string> {
-    const headers: Record<string, string> = { ...extra };
-    if (this.id !== undefined) headers['mcp-session-id'] = this.id;
-    if (this.version && !WITHOUT_VERSION_HEADER.has(this.version)) {
-      headers['mcp-protocol-version'] = this.version;
-    }
-    return headers;
+  /** What `MCP-Protocol-Version` says, if the revision has the header. */
+  get headerVersion(): string | undefined {
+    return this.version && !WITHOUT_VERSION_HEADER.has(this.version) ? this.version : undefined;
   }
 }
 
