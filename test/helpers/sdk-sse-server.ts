@@ -3,7 +3,7 @@
  * the stream and names /messages?sessionId=… as the place to POST. Anything else is 404, as on a
  * server that predates Streamable HTTP.
  */
-import { createServer } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
@@ -13,6 +13,13 @@ export interface SdkSseServer extends AsyncDisposable {
   /** The SSE URL a client is given. */
   url: string;
   requests: Array<{ method: string; path: string }>;
+  /** `initialize` requests the server has answered, over every stream. */
+  readonly initializes: number;
+  /** Calls of the `wait` tool running now, and those the client cancelled. */
+  readonly waiting: number;
+  readonly cancelled: number;
+  /** Ends every open event stream, as a server that restarts does. */
+  dropStreams(): void;
   close(): Promise<void>;
 }
 
@@ -20,6 +27,8 @@ export async function startSdkSseServer(): Promise<SdkSseServer> {
   const transports = new Map<string, SSEServerTransport>();
   const servers: McpServer[] = [];
   const requests: Array<{ method: string; path: string }> = [];
+  const streams = new Set<ServerResponse>();
+  const counts = { initializes: 0, waiting: 0, cancelled: 0 };
   const http = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     requests.push({ method: req.method ?? '', path: url.pathname });
@@ -47,7 +56,19 @@ export async function startSdkSseServer(): Promise<SdkSseServer> {
           return { content: [{ type: 'text', text: `done after ${steps} steps` }] };
         },
       );
+      server.registerTool('wait', { description: 'Runs until cancelled' }, async (extra) => {
+        counts.waiting += 1;
+        await new Promise((resolve) => extra.signal.addEventListener('abort', resolve));
+        counts.waiting -= 1;
+        counts.cancelled += 1;
+        return { content: [] };
+      });
+      server.server.oninitialized = () => {
+        counts.initializes += 1;
+      };
       const transport = new SSEServerTransport('/messages', res);
+      streams.add(res);
+      res.on('close', () => streams.delete(res));
       transports.set(transport.sessionId, transport);
       servers.push(server);
       res.on('close', () => transports.delete(transport.sessionId));
@@ -68,5 +89,22 @@ export async function startSdkSseServer(): Promise<SdkSseServer> {
     http.closeAllConnections();
     await new Promise<void>((resolve) => http.close(() => resolve()));
   };
-  return { url: `http://127.0.0.1:${port}/sse`, requests, close, [Symbol.asyncDispose]: close };
+  return {
+    url: `http://127.0.0.1:${port}/sse`,
+    requests,
+    get initializes() {
+      return counts.initializes;
+    },
+    get waiting() {
+      return counts.waiting;
+    },
+    get cancelled() {
+      return counts.cancelled;
+    },
+    dropStreams: () => {
+      for (const stream of streams) stream.end();
+    },
+    close,
+    [Symbol.asyncDispose]: close,
+  };
 }

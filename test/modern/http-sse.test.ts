@@ -7,6 +7,7 @@ import { HttpResponse, http } from 'msw';
 import { expect, test } from 'vitest';
 import { startFaultServer } from '../helpers/fault-server.ts';
 import { startSdkSseServer } from '../helpers/sdk-sse-server.ts';
+import { waitFor } from '../helpers/wait-for.ts';
 
 test('an HTTP+SSE server is reached after initialize is refused, and works', async () => {
   await using server = await startSdkSseServer();
@@ -74,4 +75,34 @@ test('closing an HTTP+SSE client leaves the stream closed', async () => {
   await expect(client.listTools({ refresh: true })).rejects.toMatchObject({
     code: 'CLIENT_CLOSED',
   });
+});
+
+test('a dropped HTTP+SSE stream fails the call waiting on it, and the next call opens a new stream and initializes again', async () => {
+  await using server = await startSdkSseServer();
+  await using client = createMcpClient(server.url, { verdicts: memoryVerdictStore() });
+  await client.listTools();
+  const waiting = client.callTool('wait', {}).catch((error: unknown) => error);
+  await waitFor(() => server.waiting === 1);
+  server.dropStreams();
+  expect(await waiting).toMatchObject({ code: 'STREAM_TRUNCATED' });
+  expect((await client.callTool('echo', { text: 'again' })).content[0]).toEqual({
+    type: 'text',
+    text: 'again',
+  });
+  expect(server.requests.filter((request) => request.method === 'GET')).toHaveLength(2);
+  expect(server.initializes).toBe(2);
+});
+
+test('aborting a call over HTTP+SSE tells the server with notifications/cancelled', async () => {
+  await using server = await startSdkSseServer();
+  await using client = createMcpClient(server.url, { verdicts: memoryVerdictStore() });
+  const controller = new AbortController();
+  const call = client
+    .callTool('wait', {}, { signal: controller.signal })
+    .catch((error: unknown) => error);
+  await waitFor(() => server.waiting === 1);
+  controller.abort(new Error('user gave up'));
+  expect(await call).toMatchObject({ code: 'ABORTED' });
+  await waitFor(() => server.cancelled === 1);
+  expect(server.waiting).toBe(0);
 });

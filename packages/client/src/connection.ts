@@ -4,6 +4,7 @@
  * feeds which dialect.
  */
 import type { Dispatcher } from 'undici';
+import { StreamableHttpSessionChannel } from './channels/http-session/index.ts';
 import { StreamableHttpChannel } from './channels/streamable-http.ts';
 import type { Deadline } from './deadline.ts';
 import type { Dialect, DialectEvents } from './dialects/dialect.ts';
@@ -42,27 +43,27 @@ export function openDialect(
     maxResponseBytes: options.maxResponseBytes,
     retry: options.retry,
   };
-  const channel = new StreamableHttpChannel({
+  const streams = {
     ...http,
     maxEventSize: options.maxEventSize,
     reconnectAttempts: options.reconnectAttempts,
-  });
+  };
+  const channel = new StreamableHttpChannel(streams);
   const clientInfo = { ...options.clientInfo };
   // What the client can answer follows from the handlers the application registered; the
   // extensions are what the application says it supports.
   const capabilities = withExtensions(clientCapabilities(options.handlers), options.extensions);
-  const stateful = {
-    ...http,
+  const legacy = {
     clientInfo,
     capabilities,
-    maxEventSize: options.maxEventSize,
     listen: options.listen,
-    reconnectAttempts: options.reconnectAttempts,
     supportedVersions: LEGACY_VERSIONS,
     timeoutMs: options.timeoutMs,
     maxTimeoutMs: options.maxTimeoutMs,
     responder,
   };
+  // The legacy era keeps a session: a channel of its own, made for each attempt to open one.
+  const session = { ...streams, timeoutMs: options.timeoutMs, maxTimeoutMs: options.maxTimeoutMs };
   return negotiate(
     {
       choice: options.protocolVersion,
@@ -80,9 +81,14 @@ export function openDialect(
         timeoutMs: options.timeoutMs,
       },
       legacy: (protocolVersion, dialectEvents, within) =>
-        StatefulDialect.connect({ ...stateful, protocolVersion }, dialectEvents, within),
+        StatefulDialect.connect(
+          { ...legacy, protocolVersion },
+          new StreamableHttpSessionChannel(session),
+          dialectEvents,
+          within,
+        ),
       // The HTTP+SSE transport offers 2024-11-05, the revision it belongs to.
-      sse: { ...stateful, protocolVersion: '2024-11-05' },
+      sse: { ...session, ...legacy, protocolVersion: '2024-11-05' },
       lite: {
         ...http,
         maxEventSize: options.maxEventSize,
@@ -106,10 +112,7 @@ async function openStdio(
   responder: Responder,
 ): Promise<Dialect> {
   const stdio = options.stdio!;
-  const [{ StdioChannel }, { ChannelSessionDialect }] = await Promise.all([
-    import('./channels/stdio.ts'),
-    import('./dialects/mcp-stateful/over-channel.ts'),
-  ]);
+  const { StdioChannel } = await import('./channels/stdio.ts');
   const channel = new StdioChannel(
     {
       command: stdio.command,
@@ -140,12 +143,13 @@ async function openStdio(
           timeoutMs: options.timeoutMs,
         },
         legacy: (protocolVersion, dialectEvents, within) =>
-          ChannelSessionDialect.connect(
+          StatefulDialect.connect(
             {
               clientInfo,
               capabilities,
               protocolVersion,
               supportedVersions: LEGACY_VERSIONS,
+              listen: options.listen,
               timeoutMs: options.timeoutMs,
               maxTimeoutMs: options.maxTimeoutMs,
               responder,

@@ -7,7 +7,7 @@
  * only as the retry policy allows (idempotent, or never seen). Loaded only for stdio clients.
  */
 import { Deadline } from '../deadline.ts';
-import type { Channel, ChannelCall, Listening } from '../dialects/channel.ts';
+import type { Channel, ChannelCall, Listening, SessionOpening } from '../dialects/channel.ts';
 import type { DialectEvents } from '../dialects/dialect.ts';
 import { JsonRpcError, ServerExitedError, typedError } from '../errors.ts';
 import {
@@ -46,7 +46,7 @@ export class StdioChannel implements Channel {
   #inbound: (incoming: Incoming) => void = () => {};
   readonly #events: Pick<DialectEvents, 'warning' | 'stderr'>;
   /** The legacy era's session opener, and the process it last opened a session with. */
-  #open: ((deadline: Deadline) => Promise<void>) | undefined;
+  #open: ((deadline: Deadline, opening: SessionOpening) => Promise<void>) | undefined;
   #openedFor = 0;
   #opening: Promise<void> | undefined;
 
@@ -82,7 +82,7 @@ export class StdioChannel implements Channel {
     return this.#pipe.pid;
   }
 
-  keepSession(open: (deadline: Deadline) => Promise<void>): void {
+  keepSession(open: (deadline: Deadline, opening: SessionOpening) => Promise<void>): void {
     this.#open = open;
   }
 
@@ -92,7 +92,7 @@ export class StdioChannel implements Channel {
     const open = this.#open;
     if (!open || generation === this.#openedFor) return;
     // A process started again has a session no more: the legacy era opens it again first.
-    this.#opening ??= open(deadline)
+    this.#opening ??= open(deadline, this.#handshake)
       .then(() => {
         this.#openedFor = generation;
       })
@@ -101,6 +101,16 @@ export class StdioChannel implements Channel {
       });
     await this.#opening;
   }
+
+  /** The handshake goes on the pipe like anything else, before the session is taken as open. */
+  readonly #handshake: SessionOpening = {
+    request: async (message, call) => ({
+      response: await this.request(message, { ...call, handshake: true }),
+    }),
+    send: (message, deadline) => this.#pipe.send(message, deadline.signal),
+    // One process, one session: nothing to remember, and no stream to open beside the pipe.
+    opened: () => {},
+  };
 
   request(message: JsonRpcRequest, call: ChannelCall): Promise<JsonRpcResponse> {
     const { deadline } = call;

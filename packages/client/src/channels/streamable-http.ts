@@ -1,25 +1,22 @@
 /**
  * Streamable HTTP as a channel, without a session (MCP 2026-07-28): each request is one POST,
- * answered by a JSON body or by an event stream scoped to it. The one place such a POST is
- * built: the caller's headers, the mirrored fields, the version header, the limits, and the retry
- * policy around it. Closing the stream (the deadline aborting) is the request's cancellation.
+ * answered by a JSON body or by an event stream scoped to it, with the mirrored fields and the
+ * version header in its envelope (built by http-request.ts) and the retry policy around it.
+ * Closing the stream (the deadline aborting) is the request's cancellation.
  */
-import type { Dispatcher } from 'undici';
 import type { Deadline } from '../deadline.ts';
 import { readAnswer } from '../dialects/answer.ts';
 import type { Channel, ChannelCall, Listening } from '../dialects/channel.ts';
 import type { DialectEvents } from '../dialects/dialect.ts';
 import { StreamTruncatedError } from '../errors.ts';
 import type { Incoming, JsonRpcMessage, JsonRpcRequest, JsonRpcResponse } from '../jsonrpc.ts';
-import { discard, type HttpResponse, readText, send, statusError } from '../transport/http.ts';
+import { discard, type HttpResponse, readText, statusError } from '../transport/http.ts';
 import { type RetryPolicy, refusedResponse, withRetry } from '../transport/retry.ts';
 import { readMessages } from '../transport/sse.ts';
 import { Subscription } from './http-listen.ts';
+import { ACCEPT_ANSWER, type HttpTarget, httpRequest } from './http-request.ts';
 
-export interface StreamableHttpConfig {
-  url: string;
-  dispatcher: Dispatcher;
-  headers: Record<string, string>;
+export interface StreamableHttpConfig extends HttpTarget {
   maxResponseBytes: number;
   maxEventSize: number;
   retry: RetryPolicy;
@@ -98,18 +95,12 @@ export class StreamableHttpChannel implements Channel {
     mirror: Record<string, string> | undefined,
     signal: AbortSignal,
   ): Promise<HttpResponse> {
-    const headers: Record<string, string> = {
-      ...this.#config.headers,
-      ...mirror,
-      accept: 'application/json, text/event-stream',
-      'content-type': 'application/json',
-    };
-    if (version) headers['mcp-protocol-version'] = version;
-    return send(this.#config.dispatcher, {
-      url: this.#config.url,
+    return httpRequest(this.#config, {
       method: 'POST',
-      headers,
-      body: JSON.stringify(message),
+      accept: ACCEPT_ANSWER,
+      version,
+      envelope: mirror,
+      body: message,
       signal,
     });
   }

@@ -1,11 +1,12 @@
 /**
  * What carries a dialect's messages to a server and back. An MCP dialect speaks to a Channel,
- * never to HTTP or to a process: Streamable HTTP and stdio are channels under it, and a new
- * binding is a new channel, not a copy of the dialects.
+ * never to HTTP or to a process: Streamable HTTP (with or without a session) and stdio are
+ * channels under it, and a new binding is a new channel, not a copy of the dialects.
  */
 import type { Deadline } from '../deadline.ts';
 import type { Incoming, JsonRpcMessage, JsonRpcRequest, JsonRpcResponse } from '../jsonrpc.ts';
 import type { DialectEvents } from './dialect.ts';
+import type { Waiter } from './router.ts';
 
 export interface ChannelCall {
   deadline: Deadline;
@@ -17,8 +18,17 @@ export interface ChannelCall {
   version: string;
   /** Body fields a binding may mirror into its envelope (HTTP headers); others ignore them. */
   mirror?: Record<string, string> | undefined;
-  /** What the server says about the request before its response (progress, log messages). */
+  /**
+   * What the server says about the request before its response (progress, log messages, its
+   * questions; over a binding with many streams, responses to other requests too).
+   */
   onMessage(incoming: Incoming): void;
+  /**
+   * The call's entry in the dialect's router, for a binding whose answer may come on another
+   * stream than the request's (Streamable HTTP with a session): the request is answered once the
+   * router has set `waiter.response`, whichever stream brought it.
+   */
+  waiter?: Waiter | undefined;
   /** The request opens a session (`initialize`): it goes out before the session is open. */
   handshake?: boolean | undefined;
   /** A negotiation probe: a server that exits on it has answered (stdio); it is not sent again. */
@@ -45,24 +55,41 @@ export interface Channel {
   attach(inbound: (incoming: Incoming) => void, events: DialectEvents): void;
   /**
    * For a dialect whose servers keep a session (the legacy era): `open` runs before anything
-   * else reaches a server the channel has not opened a session with (a new or restarted process),
-   * once, however many requests wait for it. Channels whose sessions the dialect keeps itself
-   * (Streamable HTTP's session id) leave it out.
+   * else reaches a server the channel has no session with (a new or restarted process, a session
+   * the server forgot), once, however many requests wait for it. It speaks through `opening`,
+   * whose messages go out in the session being opened.
    */
-  keepSession?(open: (deadline: Deadline) => Promise<void>): void;
+  keepSession?(open: (deadline: Deadline, opening: SessionOpening) => Promise<void>): void;
   /** Opens the session now, if the server has none (see keepSession). */
   openSession?(deadline: Deadline): Promise<void>;
   /**
    * Keeps a `subscriptions/listen` request open (2026-07-28), opened again when it breaks;
    * `build` makes each attempt's request, so a changed filter is sent on the next one. What it
-   * delivers goes to `events.notification`, its subscription id taken off.
+   * delivers goes to `events.notification`, its subscription id taken off. Only the bindings
+   * the modern era speaks over have it.
    */
-  listen(
+  listen?(
     build: () => { message: JsonRpcRequest; version: string },
     events: DialectEvents,
   ): Listening;
   /** Frees what the channel holds (sockets, a process). Never throws. */
   close(): Promise<void>;
+}
+
+/** The handshake's way to the server, in the session it opens (see Channel.keepSession). */
+export interface SessionOpening {
+  /** A request of the handshake; `status` is the HTTP status its answer came with, if any. */
+  request(
+    message: JsonRpcRequest,
+    call: ChannelCall,
+  ): Promise<{ response: JsonRpcResponse; status?: number | undefined }>;
+  /** A notification of the handshake (`notifications/initialized`). */
+  send(message: JsonRpcMessage, deadline: Deadline): Promise<void>;
+  /**
+   * The server speaks `version` in this session; `stream`: keep a stream open for what belongs
+   * to no request (Streamable HTTP's GET stream), which is worth it only when something can come.
+   */
+  opened(version: string, options: { stream: boolean }): void;
 }
 
 /** An open subscriptions/listen. */

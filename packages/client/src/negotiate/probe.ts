@@ -7,7 +7,7 @@ import type { Deadline } from '../deadline.ts';
 import type { Channel } from '../dialects/channel.ts';
 import type { Dialect, DialectEvents } from '../dialects/dialect.ts';
 import type { McpLiteConfig } from '../dialects/mcp-lite/channel.ts';
-import type { StatefulConfig } from '../dialects/mcp-stateful/index.ts';
+import type { SseConfig } from '../dialects/mcp-sse/index.ts';
 import type { StatelessConfig } from '../dialects/mcp-stateless/index.ts';
 import type { WebtoolsConfig } from '../dialects/webtools/index.ts';
 import { AbortedError, AuthorizationError, ClientClosedError, TimeoutError } from '../errors.ts';
@@ -37,7 +37,7 @@ export interface NegotiationConfig {
    */
   silenceMs?: number | undefined;
   /** The HTTP+SSE transport's configuration (HTTP only). */
-  sse?: StatefulConfig | undefined;
+  sse?: SseConfig | undefined;
   lite?: McpLiteConfig | undefined;
   webtools?: WebtoolsConfig | undefined;
 }

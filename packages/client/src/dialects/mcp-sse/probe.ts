@@ -6,7 +6,7 @@ import { ContentTypeError } from '../../errors.ts';
 import { isFinal, type Probe, type ProbeContext, probeStep } from '../../negotiate/probe.ts';
 import type { Verdict } from '../../negotiate/verdicts.ts';
 import type { Dialect } from '../dialect.ts';
-import { SseDialect } from './index.ts';
+import { connectSse } from './index.ts';
 
 export const httpSseProbe: Probe = async (context) => {
   const { config, learned, misses } = context;
@@ -27,7 +27,7 @@ export const httpSseProbe: Probe = async (context) => {
 /** Connects over HTTP+SSE, and keeps the verdict. */
 export async function resumeSse(context: ProbeContext, _kept?: Verdict): Promise<Dialect> {
   const dialect = await probeStep(context.deadline, 'HTTP+SSE', () =>
-    SseDialect.connect(context.config.sse!, context.events, context.deadline),
+    connectSse(context.config.sse!, context.events, context.deadline),
   );
   await context.remember({
     era: 'legacy',

@@ -308,7 +308,7 @@ export class StatelessDialect implements Dialect {
     // A subscription opened after close() would outlive the client.
     if (this.#closed || Object.keys(this.#filter()).length === 0) return;
     const config = this.#config;
-    this.#subscription = this.#channel.listen(
+    this.#subscription = this.#channel.listen?.(
       () => ({
         message: request(this.#nextId++, 'subscriptions/listen', {
           notifications: this.#filter() as JsonObject,

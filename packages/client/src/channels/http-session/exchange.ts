@@ -6,8 +6,10 @@
  * never of the POST: the POST is not sent again because of it (transport/retry.ts decides that
  * for the whole exchange).
  */
-import type { Deadline } from '../../deadline.ts';
 import { sleep } from '../../deadline.ts';
+import { readAnswer } from '../../dialects/answer.ts';
+import type { ChannelCall } from '../../dialects/channel.ts';
+import type { Waiter } from '../../dialects/router.ts';
 import {
   type McpError,
   SessionExpiredError,
@@ -21,33 +23,24 @@ import {
   excerpt,
   type HttpResponse,
   readText,
-  send,
   statusError,
 } from '../../transport/http.ts';
 import { readMessages, type StreamPosition } from '../../transport/sse.ts';
-import { readAnswer } from '../answer.ts';
-import type { Progress } from '../dialect.ts';
-import type { Router, Waiter } from '../router.ts';
-import {
-  ACCEPT_POST,
-  ACCEPT_STREAM,
-  type Session,
-  SessionNotFound,
-  type StatefulConfig,
-} from './session.ts';
+import { ACCEPT_ANSWER, ACCEPT_STREAM, httpRequest } from '../http-request.ts';
+import { type HttpSessionConfig, type Session, SessionNotFound } from './session.ts';
 
 export interface Wire {
-  config: StatefulConfig;
+  config: HttpSessionConfig;
   /** The session requests go out in; a renewal replaces it whole. */
-  session: Session;
-  router: Router;
+  readonly session: Session;
 }
 
-export interface ExchangeOptions {
-  deadline: Deadline;
-  idempotent: boolean;
-  tool?: string | undefined;
-  onProgress?: ((progress: Progress) => void) | undefined;
+/**
+ * A request of a session: the dialect routes every message its streams carry (`onMessage`), and
+ * its router says when the response has arrived, on this stream or another (`waiter`).
+ */
+export interface SessionCall extends ChannelCall {
+  waiter: Waiter;
 }
 
 export interface Exchanged {
@@ -63,17 +56,16 @@ const RESUME_AGAIN = new Set([408, 429, 502, 503, 504]);
 export async function exchange(
   wire: Wire,
   request: JsonRpcRequest,
-  options: ExchangeOptions,
+  options: SessionCall,
 ): Promise<Exchanged> {
-  const { config, router } = wire;
+  const { config } = wire;
+  const { waiter } = options;
   const { signal } = options.deadline;
   // The call lives in the session it was sent in: its stream is resumed there or nowhere.
   const session = wire.session;
-  const waiter = router.expect(request.id, options.onProgress, {
-    deadline: options.deadline,
-    tool: options.tool,
-  });
-  try {
+  // A response to this request from an earlier attempt (or session) is not its answer now.
+  waiter.response = undefined;
+  {
     const response = await post(wire, request, signal, session);
     const exchanged = (message: JsonRpcResponse): Exchanged => ({
       response: message,
@@ -90,19 +82,17 @@ export async function exchange(
       tool: options.tool,
       maxResponseBytes: config.maxResponseBytes,
       signal,
-      route: (incoming) => router.dispatch(incoming, waiter),
+      route: options.onMessage,
     }).catch((error: unknown) => {
       // The body held no response to us, but the response came on another stream meanwhile.
       if (waiter.response) return waiter.response;
       throw error;
     });
     return exchanged(answer);
-  } finally {
-    router.forget(waiter);
   }
 }
 
-interface StreamOptions extends ExchangeOptions {
+interface StreamOptions extends SessionCall {
   where: { url: string; method: string; tool: string | undefined };
 }
 
@@ -134,7 +124,7 @@ async function untilAnswered(
     }
     if (stream) {
       const resumedFrom = position.lastEventId;
-      failure = await read(wire, stream, waiter, position, signal);
+      failure = await read(wire, stream, options, position, signal);
       if (waiter.response) return;
       // A stream that moved forward resets the count: 2025-11-25 servers may end a stream on
       // purpose after every event and expect the client to poll.
@@ -168,11 +158,12 @@ async function untilAnswered(
 async function read(
   wire: Wire,
   stream: HttpResponse,
-  waiter: Waiter,
+  call: SessionCall,
   position: StreamPosition,
   signal: AbortSignal,
 ): Promise<McpError | undefined> {
-  const { config, router } = wire;
+  const { config } = wire;
+  const { waiter, onMessage } = call;
   const reader = readMessages(stream.body, {
     url: config.url,
     maxEventSize: config.maxEventSize,
@@ -183,7 +174,7 @@ async function read(
   waiter.arrived = () => void reader.return?.();
   try {
     for await (const incoming of reader) {
-      router.dispatch(incoming, waiter);
+      onMessage(incoming);
       if (waiter.response) return undefined;
     }
     return undefined;
@@ -218,10 +209,12 @@ async function resume(
   let response: HttpResponse;
   let text: string;
   try {
-    response = await send(config.dispatcher, {
-      url: config.url,
+    response = await httpRequest(config, {
       method: 'GET',
-      headers: session.headers(ACCEPT_STREAM, { 'last-event-id': lastEventId }),
+      accept: ACCEPT_STREAM,
+      sessionId: session.id,
+      version: session.headerVersion,
+      envelope: { 'last-event-id': lastEventId },
       signal,
     });
     if (response.status === 404 && session.id !== undefined) {
@@ -281,11 +274,12 @@ async function post(
 ): Promise<HttpResponse> {
   const { config } = wire;
   const carriedSession = session.id !== undefined;
-  const response = await send(config.dispatcher, {
-    url: config.url,
+  const response = await httpRequest(config, {
     method: 'POST',
-    headers: session.headers(ACCEPT_POST, { 'content-type': 'application/json' }),
-    body: JSON.stringify(message),
+    accept: ACCEPT_ANSWER,
+    sessionId: session.id,
+    version: session.headerVersion,
+    body: message,
     signal,
   });
   if (response.status === 404 && carriedSession) {

@@ -7,36 +7,14 @@
 
 import pRetry from 'p-retry';
 import { sleep } from '../../deadline.ts';
+import type { DialectEvents } from '../../dialects/dialect.ts';
 import { isMcpError, TransportError } from '../../errors.ts';
-import { isObject, type JsonObject } from '../../jsonrpc.ts';
-import { discard, readText, send, statusError } from '../../transport/http.ts';
+import type { Incoming } from '../../jsonrpc.ts';
+import { discard, readText, statusError } from '../../transport/http.ts';
 import { readMessages, type StreamPosition } from '../../transport/sse.ts';
-import type { DialectEvents } from '../dialect.ts';
+import { ACCEPT_STREAM, httpRequest } from '../http-request.ts';
 import type { Wire } from './exchange.ts';
-import { ACCEPT_STREAM, SessionNotFound } from './session.ts';
-
-/**
- * Whether anything can come on the GET stream: a change the server announces (`listChanged`,
- * `subscribe`), its log messages or tasks, or a question the client declared it answers. A server
- * with none of these (MiniMCP's JSON transport, say) is not asked for a stream it would refuse.
- */
-export function worthListening(server: JsonObject, client: JsonObject): boolean {
-  const announces = (key: string, flag: string) => {
-    const capability = server[key];
-    return isObject(capability) && capability[flag] === true;
-  };
-  return (
-    announces('tools', 'listChanged') ||
-    announces('prompts', 'listChanged') ||
-    announces('resources', 'listChanged') ||
-    announces('resources', 'subscribe') ||
-    'logging' in server ||
-    'tasks' in server ||
-    'elicitation' in client ||
-    'sampling' in client ||
-    'roots' in client
-  );
-}
+import { SessionNotFound } from './session.ts';
 
 /** The stream ended after delivering events: reconnect without spending the failure budget. */
 class StreamEnded extends Error {
@@ -47,16 +25,24 @@ class StreamEnded extends Error {
   }
 }
 
-export class ListenStream {
+export class GetStream {
   readonly #controller = new AbortController();
   #running: Promise<void> | undefined;
 
   readonly #wire: Wire;
-  readonly #events: DialectEvents;
+  readonly #deliver: (incoming: Incoming) => void;
+  readonly #events: Pick<DialectEvents, 'warning'>;
   readonly #onSessionLost: () => void;
 
-  constructor(wire: Wire, events: DialectEvents, onSessionLost: () => void) {
+  /** What the stream carries goes to `deliver`; a session it finds gone, to `onSessionLost`. */
+  constructor(
+    wire: Wire,
+    deliver: (incoming: Incoming) => void,
+    events: Pick<DialectEvents, 'warning'>,
+    onSessionLost: () => void,
+  ) {
     this.#wire = wire;
+    this.#deliver = deliver;
     this.#events = events;
     this.#onSessionLost = onSessionLost;
   }
@@ -102,14 +88,16 @@ export class ListenStream {
 
   /** Opens the stream and routes what arrives; resolves only when the server offers none. */
   async #listenOnce(position: StreamPosition, signal: AbortSignal): Promise<void> {
-    const { config, session, router } = this.#wire;
+    const { config, session } = this.#wire;
     const extra: Record<string, string> = position.lastEventId
       ? { 'last-event-id': position.lastEventId }
       : {};
-    const response = await send(config.dispatcher, {
-      url: config.url,
+    const response = await httpRequest(config, {
       method: 'GET',
-      headers: session.headers(ACCEPT_STREAM, extra),
+      accept: ACCEPT_STREAM,
+      sessionId: session.id,
+      version: session.headerVersion,
+      envelope: extra,
       signal,
     });
     if (response.status === 405) return discard(response);
@@ -131,7 +119,7 @@ export class ListenStream {
       position,
     })) {
       delivered = true;
-      router.dispatch(incoming);
+      this.#deliver(incoming);
     }
     throw new StreamEnded(delivered || position.lastEventId !== resumedFrom);
   }
