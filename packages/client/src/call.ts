@@ -54,15 +54,18 @@ export async function runCall(
   context: CallContext,
   support: CallSupport,
 ): Promise<JsonObject> {
-  const adapted =
-    'handle' in start
-      ? { method: 'tools/call', params: { name: start.handle.tool }, idempotent: false }
-      : await dialect.adapt(start.operation);
+  let adapted: Operation | undefined | Promise<Operation | undefined>;
+  if ('handle' in start) {
+    adapted = { method: 'tools/call', params: { name: start.handle.tool }, idempotent: false };
+  } else {
+    adapted = dialect.adapt(start.operation);
+    // Most operations are sent as they are: no turn of the event loop for them.
+    if (adapted instanceof Promise) adapted = await adapted;
+  }
   // The dialect took care of it without a request (a modern log level, say).
   if (!adapted) return {};
   const tool = 'handle' in start ? start.handle.tool : adapted.tool;
-  const where = { method: adapted.method, tool };
-  const asking = new Asking(support, context, where);
+  const asking = new Asking(support, context, { method: adapted.method, tool });
   let deferral =
     'handle' in start
       ? new Deferral(dialect, start.handle, context, support, context.onStatus)

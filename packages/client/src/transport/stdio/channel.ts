@@ -225,7 +225,8 @@ export class StdioChannel {
 }
 
 function listen(wire: AbortSignal | EventEmitter, onAbort: () => void): void {
-  if (wire instanceof EventEmitter) wire.once('abort', onAbort);
+  // `on`, not `once`: onAbort acts once anyway, and `once` wraps it in a closure per request.
+  if (wire instanceof EventEmitter) wire.on('abort', onAbort);
   else wire.addEventListener('abort', onAbort, { once: true });
 }
 
