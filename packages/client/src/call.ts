@@ -155,8 +155,11 @@ class Asking {
   readonly #context: SendContext;
   readonly #where: { method: string; tool: string | undefined };
   #rounds = 0;
-  /** URL flows the user already took on in this call, by elicitationId (or URL): never asked twice. */
-  readonly #acceptedUrls = new Set<string>();
+  /**
+   * URL flows the user already took on in this call, by elicitationId (or URL): never asked
+   * twice. Made when the first is accepted: nearly every call asks nothing.
+   */
+  #acceptedUrls: Set<string> | undefined;
   #urlWaits = 0;
   /** Whether the server asked anything at all. */
   asked = false;
@@ -194,7 +197,7 @@ class Asking {
       });
       if (!answer.ok) throw answer.error;
       if (isUrl(question) && answer.result['action'] === 'accept') {
-        this.#acceptedUrls.add(urlKey(question));
+        (this.#acceptedUrls ??= new Set()).add(urlKey(question));
       }
       return [key, answer.result] as const;
     });
@@ -240,7 +243,8 @@ class Asking {
       if (answer.error instanceof InputRequiredError) throw withCause(answer.error, error);
       throw answer.error;
     }
-    if (answer.result['action'] === 'accept') this.#acceptedUrls.add(urlKey(question));
+    if (answer.result['action'] === 'accept')
+      (this.#acceptedUrls ??= new Set()).add(urlKey(question));
     return answer.result['action'];
   }
 
@@ -258,7 +262,7 @@ class Asking {
   }
 
   #isAcceptedUrl(question: Question): boolean {
-    return isUrl(question) && this.#acceptedUrls.has(urlKey(question));
+    return isUrl(question) && this.#acceptedUrls?.has(urlKey(question)) === true;
   }
 }
 
