@@ -197,7 +197,7 @@ class Asking {
       });
       if (!answer.ok) throw answer.error;
       if (isUrl(question) && answer.result['action'] === 'accept') {
-        (this.#acceptedUrls ??= new Set()).add(urlKey(question));
+        this.#accept(question);
       }
       return [key, answer.result] as const;
     });
@@ -243,8 +243,7 @@ class Asking {
       if (answer.error instanceof InputRequiredError) throw withCause(answer.error, error);
       throw answer.error;
     }
-    if (answer.result['action'] === 'accept')
-      (this.#acceptedUrls ??= new Set()).add(urlKey(question));
+    if (answer.result['action'] === 'accept') this.#accept(question);
     return answer.result['action'];
   }
 
@@ -259,6 +258,11 @@ class Asking {
     const ms = Math.min(URL_WAIT_MS.first * 2 ** this.#urlWaits, URL_WAIT_MS.max);
     this.#urlWaits += 1;
     await this.#input.urlCompletions.wait(ids, ms, this.#context.deadline.signal);
+  }
+
+  #accept(question: Question): void {
+    this.#acceptedUrls ??= new Set();
+    this.#acceptedUrls.add(urlKey(question));
   }
 
   #isAcceptedUrl(question: Question): boolean {
