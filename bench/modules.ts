@@ -141,6 +141,15 @@ export const STDIO: readonly ClientEntry[] = [
     stdio: true,
   },
   {
+    id: 'stdio-raw-group',
+    label: 'raw pipe, child in its own process group',
+    driver: 'stdio-raw-group',
+    path: STDIO_PATH,
+    baseline: 'stdio-raw',
+    modules: [],
+    stdio: true,
+  },
+  {
     id: 'toolwire-stdio',
     label: 'toolwire, stdio',
     driver: 'toolwire-stdio',

@@ -5,7 +5,10 @@
  * keeps `private` results apart as the spec asks.
  */
 export class ResultCache {
-  readonly #entries = new Map<string, { value: Promise<unknown>; freshUntil: number }>();
+  readonly #entries = new Map<
+    string,
+    { value: Promise<unknown>; freshUntil: number; loaded?: { value: unknown } }
+  >();
 
   /** The fresh value for `key`, or a new one from `load`, which says how long it stays fresh. */
   get<T>(
@@ -17,13 +20,14 @@ export class ResultCache {
     if (entry && !refresh && performance.now() < entry.freshUntil) return entry.value as Promise<T>;
     const loading = load();
     // While it loads, everyone shares it; once loaded, it is fresh for as long as the server said.
-    const record = {
+    const record: { value: Promise<unknown>; freshUntil: number; loaded?: { value: unknown } } = {
       value: loading.then((loaded) => loaded.value),
       freshUntil: Number.POSITIVE_INFINITY,
     };
     this.#entries.set(key, record);
     loading.then(
       (loaded) => {
+        record.loaded = { value: loaded.value };
         if (this.#entries.get(key) === record)
           record.freshUntil = performance.now() + loaded.freshForMs;
       },
@@ -32,6 +36,11 @@ export class ResultCache {
       },
     );
     return record.value as Promise<T>;
+  }
+
+  /** What `peek` would resolve with, when it already has: a lookup without a turn of the loop. */
+  peekLoaded<T>(key: string): T | undefined {
+    return this.#entries.get(key)?.loaded?.value as T | undefined;
   }
 
   /** Whatever is kept for `key`, fresh or not: enough to look something up, not to hand out. */

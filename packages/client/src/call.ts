@@ -54,15 +54,18 @@ export async function runCall(
   context: CallContext,
   support: CallSupport,
 ): Promise<JsonObject> {
-  const adapted =
-    'handle' in start
-      ? { method: 'tools/call', params: { name: start.handle.tool }, idempotent: false }
-      : await dialect.adapt(start.operation);
+  let adapted: Operation | undefined | Promise<Operation | undefined>;
+  if ('handle' in start) {
+    adapted = { method: 'tools/call', params: { name: start.handle.tool }, idempotent: false };
+  } else {
+    adapted = dialect.adapt(start.operation);
+    // Most operations are sent as they are: no turn of the event loop for them.
+    if (adapted instanceof Promise) adapted = await adapted;
+  }
   // The dialect took care of it without a request (a modern log level, say).
   if (!adapted) return {};
   const tool = 'handle' in start ? start.handle.tool : adapted.tool;
-  const where = { method: adapted.method, tool };
-  const asking = new Asking(support, context, where);
+  const asking = new Asking(support, context, { method: adapted.method, tool });
   let deferral =
     'handle' in start
       ? new Deferral(dialect, start.handle, context, support, context.onStatus)
@@ -152,8 +155,11 @@ class Asking {
   readonly #context: SendContext;
   readonly #where: { method: string; tool: string | undefined };
   #rounds = 0;
-  /** URL flows the user already took on in this call, by elicitationId (or URL): never asked twice. */
-  readonly #acceptedUrls = new Set<string>();
+  /**
+   * URL flows the user already took on in this call, by elicitationId (or URL): never asked
+   * twice. Made when the first is accepted: nearly every call asks nothing.
+   */
+  #acceptedUrls: Set<string> | undefined;
   #urlWaits = 0;
   /** Whether the server asked anything at all. */
   asked = false;
@@ -191,7 +197,7 @@ class Asking {
       });
       if (!answer.ok) throw answer.error;
       if (isUrl(question) && answer.result['action'] === 'accept') {
-        this.#acceptedUrls.add(urlKey(question));
+        this.#accept(question);
       }
       return [key, answer.result] as const;
     });
@@ -237,7 +243,7 @@ class Asking {
       if (answer.error instanceof InputRequiredError) throw withCause(answer.error, error);
       throw answer.error;
     }
-    if (answer.result['action'] === 'accept') this.#acceptedUrls.add(urlKey(question));
+    if (answer.result['action'] === 'accept') this.#accept(question);
     return answer.result['action'];
   }
 
@@ -254,8 +260,13 @@ class Asking {
     await this.#input.urlCompletions.wait(ids, ms, this.#context.deadline.signal);
   }
 
+  #accept(question: Question): void {
+    this.#acceptedUrls ??= new Set();
+    this.#acceptedUrls.add(urlKey(question));
+  }
+
   #isAcceptedUrl(question: Question): boolean {
-    return isUrl(question) && this.#acceptedUrls.has(urlKey(question));
+    return isUrl(question) && this.#acceptedUrls?.has(urlKey(question)) === true;
   }
 }
 

@@ -258,7 +258,10 @@ export class McpClient implements AsyncDisposable {
     args: JsonObject = {},
     options: CallToolOptions = {},
   ): Promise<CallToolResult> {
-    let tool = await this.#toolNamed(name, options);
+    // The listing already in hand, nearly always: found without a turn of the event loop.
+    let tool =
+      this.#cache.peekLoaded<Tool[]>('tools/list')?.find((t) => t.name === name) ??
+      (await this.#toolNamed(name, options));
     const context = { url: this.url, method: 'tools/call', tool: name };
     const call = () =>
       this.#request(
@@ -565,7 +568,7 @@ export class McpClient implements AsyncDisposable {
     const own = shared ? undefined : this.#deadline(options, { url: this.url, ...where });
     const deadline = (shared ?? own)!;
     const idempotent = 'operation' in call && call.operation.idempotent;
-    const span = observer ? this.#operationSpan(observer, call) : NO_SPAN;
+    const span = observer && !observer.quiet?.() ? this.#operationSpan(observer, call) : NO_SPAN;
     bindSpan(deadline, span);
     this.#calls.add(deadline);
     try {

@@ -102,10 +102,13 @@ export function parseMessages(text: string): Incoming[] | string {
   } catch {
     return 'invalid JSON';
   }
-  if (Array.isArray(value) && value.length === 0) return 'an empty batch';
-  const values = Array.isArray(value) ? value : [value];
+  if (!Array.isArray(value)) {
+    const incoming = classify(value);
+    return typeof incoming === 'string' ? incoming : [incoming];
+  }
+  if (value.length === 0) return 'an empty batch';
   const messages: Incoming[] = [];
-  for (const item of values) {
+  for (const item of value) {
     const incoming = classify(item);
     if (typeof incoming === 'string') return incoming;
     messages.push(incoming);

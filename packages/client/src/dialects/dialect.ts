@@ -64,7 +64,7 @@ export interface Dialect {
    * modern server has no `ping`), or `undefined` when the dialect handles it without a request
    * (a modern log level travels in each request's `_meta`).
    */
-  adapt(operation: Operation): Promise<Operation | undefined>;
+  adapt(operation: Operation): Operation | undefined | Promise<Operation | undefined>;
   /** The tools the client may offer from a listing (a modern client must drop invalid ones). */
   screenTools(tools: Tool[]): Tool[];
   /**

@@ -9,6 +9,7 @@ import {
   context,
   isSpanContextValid,
   type Span as OtelSpan,
+  ProxyTracerProvider,
   propagation,
   SpanKind,
   SpanStatusCode,
@@ -24,10 +25,22 @@ import { type Attributes, NO_SPAN, type Observer, type Span } from './span.ts';
 /** The `_meta` keys the 2026-07-28 specification reserves for trace context. */
 const PROPAGATED = ['traceparent', 'tracestate', 'baggage'] as const;
 
+/** What the global provider hands on to until an SDK registers one: OpenTelemetry's no-op. */
+const NO_OP_PROVIDER = new ProxyTracerProvider().getDelegate();
+
 export function otelObserver(provider?: TracerProviderLike): Observer {
   const source = (provider as TracerProvider | undefined) ?? trace.getTracerProvider();
   const tracer = source.getTracer(packageJson.name, packageJson.version);
   return {
+    quiet() {
+      // No SDK registered and no trace to continue: `operation` would give NO_SPAN, so the
+      // name and attributes need not be built (a cost on every call of an app without tracing).
+      if (!(source instanceof ProxyTracerProvider) || source.getDelegate() !== NO_OP_PROVIDER) {
+        return false;
+      }
+      const parent = trace.getSpanContext(context.active());
+      return parent === undefined || !isSpanContextValid(parent);
+    },
     operation(name, attributes) {
       const span = tracer.startSpan(
         name,
@@ -93,6 +106,9 @@ function wrap(tracer: Tracer, span: OtelSpan): Span {
 
 function defined(attributes: Attributes): Record<string, string | number | boolean> {
   const kept: Record<string, string | number | boolean> = {};
-  for (const [key, value] of Object.entries(attributes)) if (value !== undefined) kept[key] = value;
+  for (const key in attributes) {
+    const value = attributes[key];
+    if (value !== undefined) kept[key] = value;
+  }
   return kept;
 }

@@ -31,6 +31,8 @@ export interface Span {
 /** Starts the span of one client operation, under whatever span the application has active. */
 export interface Observer {
   operation(name: string, attributes: Attributes): Span;
+  /** True when an operation started now would surely be NO_SPAN: then it is not described. */
+  quiet?(): boolean;
 }
 
 export const NO_SPAN: Span = Object.freeze({

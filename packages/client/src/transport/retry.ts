@@ -114,13 +114,22 @@ export async function withRetry<T>(
   policy: RetryPolicy,
   options: RetryOptions<T>,
 ): Promise<T> {
-  const { deadline, idempotent } = options;
+  const { deadline, idempotent, refused } = options;
   const { signal } = deadline;
   signal.throwIfAborted();
-  const tracked = () => track(attempt, options);
   let first: unknown;
+  // The first attempt is `track` written out: no closure and no extra async frame per call.
+  const before = deadline.mayHaveRun;
+  deadline.mayHaveRun = true;
   try {
-    const result = await tracked();
+    let result: T;
+    try {
+      result = await attempt();
+    } catch (error) {
+      if (!mayHaveActed(error)) deadline.mayHaveRun = before;
+      throw error;
+    }
+    if (refused?.(result)) deadline.mayHaveRun = before;
     signal.throwIfAborted();
     return result;
   } catch (error) {
@@ -133,6 +142,7 @@ export async function withRetry<T>(
     }
     first = error;
   }
+  const tracked = () => track(attempt, options);
   let replayed = false;
   let resends = 0;
   let previous = first;

@@ -19,7 +19,6 @@ import {
   type JsonObject,
   type JsonRpcFailure,
   type JsonRpcResponse,
-  metaOf,
   notification,
   type RequestId,
   request,
@@ -167,7 +166,8 @@ export class StatelessDialect implements Dialect {
     }
   }
 
-  async adapt(operation: Operation): Promise<Operation | undefined> {
+  /** Synchronous for every method but the subscriptions: nearly every call is sent as it is. */
+  adapt(operation: Operation): Operation | undefined | Promise<Operation | undefined> {
     switch (operation.method) {
       // No ping in this era: asking the server to describe itself shows it answers.
       case 'ping':
@@ -177,16 +177,19 @@ export class StatelessDialect implements Dialect {
         this.#logLevel = String(operation.params?.['level']);
         return undefined;
       case 'resources/subscribe':
-      case 'resources/unsubscribe': {
-        const uri = String(operation.params?.['uri']);
-        if (operation.method === 'resources/subscribe') this.#subscribed.add(uri);
-        else this.#subscribed.delete(uri);
-        if (this.#config.listen) await this.#listen();
-        return undefined;
-      }
+      case 'resources/unsubscribe':
+        return this.#subscribe(operation);
       default:
         return operation;
     }
+  }
+
+  async #subscribe(operation: Operation): Promise<undefined> {
+    const uri = String(operation.params?.['uri']);
+    if (operation.method === 'resources/subscribe') this.#subscribed.add(uri);
+    else this.#subscribed.delete(uri);
+    if (this.#config.listen) await this.#listen();
+    return undefined;
   }
 
   screenTools(tools: Tool[]): Tool[] {
@@ -215,14 +218,13 @@ export class StatelessDialect implements Dialect {
     await this.#channel.close();
   }
 
-  async #exchange(operation: Operation, context: SendContext): Promise<JsonRpcResponse> {
+  #exchange(operation: Operation, context: SendContext): Promise<JsonRpcResponse> {
     const id = this.#nextId++;
-    const meta: JsonObject = {
-      ...metaOf(operation.params),
-      [META.version]: this.#version,
-      [META.clientInfo]: this.#config.clientInfo,
-      [META.capabilities]: this.#config.capabilities,
-    };
+    const own = operation.params?.['_meta'];
+    const meta: JsonObject = isObject(own) ? { ...own } : {};
+    meta[META.version] = this.#version;
+    meta[META.clientInfo] = this.#config.clientInfo;
+    meta[META.capabilities] = this.#config.capabilities;
     if (this.#logLevel) meta[META.logLevel] = this.#logLevel;
     if (context.onProgress) meta['progressToken'] = id;
     const message = request(id, operation.method, { ...operation.params, _meta: meta });

@@ -79,32 +79,57 @@ export class StdioChannel {
    * aborts (the caller tells the server), ServerExitedError when the process exits first,
    * ResponseTooLargeError when the answer is over the limit.
    */
-  async request(message: JsonRpcRequest, signal: AbortSignal): Promise<JsonRpcResponse> {
-    signal.throwIfAborted();
-    const process = this.#process?.alive ? this.#process : await this.#running(signal);
-    // One promise per request, settled by its response, the process's exit, or the abort.
-    let pending!: Pending;
-    const answered = new Promise<JsonRpcResponse>((resolve, reject) => {
-      pending = { resolve, reject };
-    });
-    this.#pending.set(message.id, pending);
-    // The deadline's emitter when it has one: cheaper to listen to than its AbortSignal.
-    const wire = wireSignal(signal);
-    const onAbort = () => {
-      if (!this.#pending.delete(message.id)) return;
-      this.#abandoned.add(message.id);
-      pending.reject(signal.reason as Error);
-    };
-    listen(wire, onAbort);
-    try {
-      if (!process.write(message)) await process.send(message, signal);
-      return await answered;
-    } catch (error) {
-      this.#pending.delete(message.id);
-      throw error;
-    } finally {
-      unlisten(wire, onAbort);
+  request(message: JsonRpcRequest, signal: AbortSignal): Promise<JsonRpcResponse> {
+    if (signal.aborted) return Promise.reject(signal.reason);
+    const process = this.#process;
+    // Nearly always a process runs: no await, and no async frame, on the way of a call.
+    if (!process?.alive) {
+      return this.#running(signal).then((started) => this.#exchange(started, message, signal));
     }
+    return this.#exchange(process, message, signal);
+  }
+
+  /** One promise per request, settled by its response, the process's exit, or the abort. */
+  #exchange(
+    process: ServerProcess,
+    message: JsonRpcRequest,
+    signal: AbortSignal,
+  ): Promise<JsonRpcResponse> {
+    const id = message.id;
+    const pending = this.#pending;
+    return new Promise<JsonRpcResponse>((resolve, reject) => {
+      // The deadline's emitter when it has one: cheaper to listen to than its AbortSignal.
+      const wire = wireSignal(signal);
+      const onAbort = () => {
+        if (pending.get(id) !== settle) return;
+        pending.delete(id);
+        this.#abandoned.add(id);
+        unlisten(wire, onAbort);
+        reject(signal.reason);
+      };
+      const settle: Pending = {
+        resolve(response) {
+          unlisten(wire, onAbort);
+          resolve(response);
+        },
+        reject(error) {
+          unlisten(wire, onAbort);
+          reject(error);
+        },
+      };
+      const fail = (error: unknown) => {
+        if (pending.get(id) === settle) pending.delete(id);
+        settle.reject(error as Error);
+      };
+      pending.set(id, settle);
+      listen(wire, onAbort);
+      try {
+        // A full pipe: wait for room (a dead process or the abort ends the wait).
+        if (!process.write(message)) process.send(message, signal).catch(fail);
+      } catch (error) {
+        fail(error);
+      }
+    });
   }
 
   /** The generation of the process that runs now, if one does. */
@@ -225,7 +250,8 @@ export class StdioChannel {
 }
 
 function listen(wire: AbortSignal | EventEmitter, onAbort: () => void): void {
-  if (wire instanceof EventEmitter) wire.once('abort', onAbort);
+  // `on`, not `once`: onAbort acts once anyway, and `once` wraps it in a closure per request.
+  if (wire instanceof EventEmitter) wire.on('abort', onAbort);
   else wire.addEventListener('abort', onAbort, { once: true });
 }
 
