@@ -2,9 +2,23 @@
  * The narrow waist between the dialects and the call loop. Every dialect answers a call in one
  * of four ways; nothing above `dialects/` needs to know which dialect it was.
  */
-import type { Operation } from './dialects/dialect.ts';
 import { type ErrorContext, MalformedMessageError, type McpError } from './errors.ts';
 import { isObject, type JsonObject } from './jsonrpc.ts';
+import type { Tool } from './types.ts';
+
+/** One request the client makes: a JSON-RPC method with its params. */
+export interface Operation {
+  method: string;
+  params?: JsonObject | undefined;
+  /** May be sent again after the server may have seen it. */
+  idempotent: boolean;
+  /** The tool's name, for `tools/call`: it goes into error messages. */
+  tool?: string | undefined;
+  /** The tool's definition, for `tools/call`: a dialect may mirror its marked parameters. */
+  definition?: Tool | undefined;
+  /** The caller asks for the call to run as a task where the tool allows it (2025-11-25). */
+  task?: boolean | undefined;
+}
 
 /** One question the server put to the client (elicitation, sampling, roots), keyed by the server. */
 export interface InputRequest {

@@ -4,22 +4,11 @@
  */
 import type { Deadline } from '../deadline.ts';
 import type { JsonObject, JsonRpcNotification } from '../jsonrpc.ts';
-import type { Outcome, PendingHandle } from '../outcome.ts';
+import type { Operation, Outcome, PendingHandle } from '../outcome.ts';
 import type { ContentBlock, Tool } from '../types.ts';
 
-/** One request the client makes: a JSON-RPC method with its params. */
-export interface Operation {
-  method: string;
-  params?: JsonObject | undefined;
-  /** May be sent again after the server may have seen it. */
-  idempotent: boolean;
-  /** The tool's name, for `tools/call`: it goes into error messages. */
-  tool?: string | undefined;
-  /** The tool's definition, for `tools/call`: a dialect may mirror its marked parameters. */
-  definition?: Tool | undefined;
-  /** The caller asks for the call to run as a task where the tool allows it (2025-11-25). */
-  task?: boolean | undefined;
-}
+// The request a dialect is handed is part of the waist it shares with the call loop.
+export type { Operation } from '../outcome.ts';
 
 /** Progress the server reported for one call. */
 export interface Progress {

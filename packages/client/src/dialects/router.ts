@@ -6,9 +6,14 @@
  */
 import type { Deadline } from '../deadline.ts';
 import { MalformedMessageError } from '../errors.ts';
-import type { Incoming, JsonRpcResponse, RequestId } from '../jsonrpc.ts';
+import type { Incoming, JsonRpcRequest, JsonRpcResponse, RequestId } from '../jsonrpc.ts';
 import type { DialectEvents, Progress } from './dialect.ts';
-import type { Inbound } from './inbound.ts';
+
+/** Where the server's own requests go (inbound.ts): answered, or cancelled by the server. */
+export interface InboundRequests {
+  receive(request: JsonRpcRequest, call?: Waiter): void;
+  cancel(requestId: RequestId): void;
+}
 
 export interface Waiter {
   readonly id: RequestId;
@@ -26,10 +31,10 @@ export class Router {
   readonly #waiters = new Map<RequestId, Waiter>();
 
   readonly #events: DialectEvents;
-  readonly #inbound: Inbound;
+  readonly #inbound: InboundRequests;
   readonly #url: string;
 
-  constructor(events: DialectEvents, inbound: Inbound, url: string) {
+  constructor(events: DialectEvents, inbound: InboundRequests, url: string) {
     this.#events = events;
     this.#inbound = inbound;
     this.#url = url;
