@@ -62,23 +62,9 @@ export async function negotiate(
   }
   if (isLegacy(choice)) return config.legacy(choice, events, deadline);
   if (choice === 'legacy') return config.legacy(LEGACY_VERSIONS[0], events, deadline);
-  const context: ProbeContext = {
-    config,
-    events,
-    deadline,
-    misses: [],
-    learned: {
-      hints: [],
-      envelope: false,
-      sseFallback: false,
-      refused: false,
-      cause: undefined,
-      liteTried: false,
-    },
-    remember: async (verdict) => {
-      await config.verdicts.set(config.key, verdict);
-    },
-  };
+  const context = probeContext(config, events, deadline, async (verdict) => {
+    await config.verdicts.set(config.key, verdict);
+  });
   if (choice === 'auto') {
     const reused = await reuseVerdict(context);
     if (reused) return reused;
@@ -105,28 +91,32 @@ function wrongPathHint(url: string, probes: string[]): string | undefined {
   );
 }
 
+/** A fresh context for one run of probes: nothing learned yet. */
+function probeContext(
+  config: NegotiationConfig,
+  events: DialectEvents,
+  deadline: Deadline,
+  remember: ProbeContext['remember'],
+): ProbeContext {
+  const learned = {
+    hints: [],
+    envelope: false,
+    sseFallback: false,
+    refused: false,
+    cause: undefined,
+    liteTried: false,
+  };
+  return { config, events, deadline, misses: [], learned, remember };
+}
+
 /** A dialect the options name outright: no probing for the others. */
 async function forcedDialect(
   config: NegotiationConfig,
   events: DialectEvents,
   deadline: Deadline,
 ): Promise<Dialect | undefined> {
-  const context: ProbeContext = {
-    config,
-    events,
-    deadline,
-    misses: [],
-    learned: {
-      hints: [],
-      envelope: false,
-      sseFallback: false,
-      refused: false,
-      cause: undefined,
-      liteTried: false,
-    },
-    // A dialect named by the options is not a verdict: the next client is told the same.
-    remember: async () => {},
-  };
+  // A dialect named by the options is not a verdict: the next client is told the same.
+  const context = probeContext(config, events, deadline, async () => {});
   switch (config.dialect) {
     case 'mcp-sse':
       return resumeSse(context);
