@@ -14,7 +14,6 @@ import {
   type CallSupport,
   runCall,
 } from './call.ts';
-import { openDialect } from './connection.ts';
 import { Deadline, raceAbort } from './deadline.ts';
 import type { Dialect, Operation, Progress } from './dialects/dialect.ts';
 import {
@@ -59,7 +58,7 @@ import {
   spanOf,
 } from './telemetry/span.ts';
 import { streamOf, type ToolStreamEvent } from './tool-stream.ts';
-import { Agent, callHeaders, createAgentOptions, withGate } from './transport/http.ts';
+import { callHeaders, createAgent, withGate } from './transport/http.ts';
 import type {
   CallToolResult,
   CompleteResult,
@@ -170,7 +169,7 @@ export class McpClient implements AsyncDisposable {
     this.#ownsDispatcher = options.dispatcher === undefined && !this.#options.stdio;
     this.#dispatcher = this.#options.stdio
       ? undefined
-      : (options.dispatcher ?? new Agent(createAgentOptions(this.#options.connectTimeoutMs)));
+      : (options.dispatcher ?? createAgent(this.#options.connectTimeoutMs));
     const gate =
       this.#dispatcher &&
       gateFor({
@@ -673,6 +672,8 @@ export class McpClient implements AsyncDisposable {
     bindSpan(deadline, span);
     this.#calls.add(deadline);
     try {
+      // The dialects and their channels load with the first connection, not with the package.
+      const { openDialect } = await import('./connection.ts');
       const dialect = await openDialect(
         options,
         this.#wire,

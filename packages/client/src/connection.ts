@@ -4,11 +4,9 @@
  * feeds which dialect.
  */
 import type { Dispatcher } from 'undici';
-import { StreamableHttpSessionChannel } from './channels/http-session/index.ts';
 import { StreamableHttpChannel } from './channels/streamable-http.ts';
 import type { Deadline } from './deadline.ts';
 import type { Dialect, DialectEvents } from './dialects/dialect.ts';
-import { StatefulDialect } from './dialects/mcp-stateful/index.ts';
 import { withTasksExtension } from './dialects/mcp-stateless/tasks.ts';
 import { guardedVerdicts } from './guarded-verdicts.ts';
 import { clientCapabilities } from './handlers/capabilities.ts';
@@ -80,13 +78,18 @@ export function openDialect(
         listen: options.listen,
         timeoutMs: options.timeoutMs,
       },
-      legacy: (protocolVersion, dialectEvents, within) =>
-        StatefulDialect.connect(
+      legacy: async (protocolVersion, dialectEvents, within) => {
+        const [{ StatefulDialect }, { StreamableHttpSessionChannel }] = await Promise.all([
+          import('./dialects/mcp-stateful/index.ts'),
+          import('./channels/http-session/index.ts'),
+        ]);
+        return StatefulDialect.connect(
           { ...legacy, protocolVersion },
           new StreamableHttpSessionChannel(session),
           dialectEvents,
           within,
-        ),
+        );
+      },
       // The HTTP+SSE transport offers 2024-11-05, the revision it belongs to.
       sse: { ...session, ...legacy, protocolVersion: '2024-11-05' },
       lite: {
@@ -142,8 +145,9 @@ async function openStdio(
           listen: options.listen,
           timeoutMs: options.timeoutMs,
         },
-        legacy: (protocolVersion, dialectEvents, within) =>
-          StatefulDialect.connect(
+        legacy: async (protocolVersion, dialectEvents, within) => {
+          const { StatefulDialect } = await import('./dialects/mcp-stateful/index.ts');
+          return StatefulDialect.connect(
             {
               clientInfo,
               capabilities,
@@ -157,7 +161,8 @@ async function openStdio(
             channel,
             dialectEvents,
             within,
-          ),
+          );
+        },
       },
       events,
       deadline,

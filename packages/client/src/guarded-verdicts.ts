@@ -4,7 +4,7 @@
  * and the client goes on with the process's own memory, which every verdict is also written to.
  */
 import { asError, isMcpError, StoreUnavailableError } from './errors.ts';
-import type { Verdict, VerdictStore } from './negotiate/index.ts';
+import type { Verdict, VerdictStore } from './negotiate/verdicts.ts';
 
 export function guardedVerdicts(
   store: VerdictStore,

@@ -146,16 +146,14 @@ export type {
   StdioServer,
   UrlServer,
 } from './multi/targets.ts';
+export { memoryVerdictStore, type Verdict, type VerdictStore } from './negotiate/verdicts.ts';
 export {
   DIALECTS,
   type DialectChoice,
   LEGACY_VERSIONS,
   MODERN_VERSIONS,
-  memoryVerdictStore,
   type ProtocolChoice,
-  type Verdict,
-  type VerdictStore,
-} from './negotiate/index.ts';
+} from './negotiate/versions.ts';
 export { type ClientInfo, type ClientOptions, DEFAULTS } from './options.ts';
 export {
   type PinnedDefinition,

@@ -18,15 +18,14 @@ import type {
 } from './handlers/types.ts';
 import { type HandleStore, memoryHandleStore } from './handles.ts';
 import { isObject, type JsonObject } from './jsonrpc.ts';
+import { sharedVerdicts, type VerdictStore } from './negotiate/verdicts.ts';
 import {
   DIALECTS,
   type DialectChoice,
   LEGACY_VERSIONS,
   MODERN_VERSIONS,
   type ProtocolChoice,
-  sharedVerdicts,
-  type VerdictStore,
-} from './negotiate/index.ts';
+} from './negotiate/versions.ts';
 import {
   isStdioServer,
   type ResolvedStdio,

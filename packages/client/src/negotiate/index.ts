@@ -15,11 +15,9 @@
 import type { Deadline } from '../deadline.ts';
 import type { Dialect, DialectEvents } from '../dialects/dialect.ts';
 import { isGrpcUrl } from '../dialects/mcp-lite/grpc/url.ts';
-import { McpLiteDialect } from '../dialects/mcp-lite/index.ts';
 import { hintedLiteProbe, liteProbe, resumeLite } from '../dialects/mcp-lite/probe.ts';
 import { httpSseProbe, resumeSse } from '../dialects/mcp-sse/probe.ts';
 import { initializeProbe } from '../dialects/mcp-stateful/probe.ts';
-import { StatelessDialect } from '../dialects/mcp-stateless/index.ts';
 import { discoverProbe } from '../dialects/mcp-stateless/probe.ts';
 import { resumeWebtools, webtoolsProbe } from '../dialects/webtools/probe.ts';
 import { UnsupportedServerError } from '../errors.ts';
@@ -52,12 +50,14 @@ export async function negotiate(
 ): Promise<Dialect> {
   // A grpc URL names MCP-lite's gRPC binding: nothing to probe.
   if (config.lite && isGrpcUrl(config.key)) {
+    const { McpLiteDialect } = await import('../dialects/mcp-lite/index.ts');
     return McpLiteDialect.overGrpc(config.lite, events, deadline);
   }
   const forced = await forcedDialect(config, events, deadline);
   if (forced) return forced;
   const choice = eraOf(config);
   if (isModern(choice)) {
+    const { StatelessDialect } = await import('../dialects/mcp-stateless/index.ts');
     return new StatelessDialect(config.stateless, config.channel, events, choice, undefined);
   }
   if (isLegacy(choice)) return config.legacy(choice, events, deadline);
@@ -154,11 +154,12 @@ async function reuseVerdict(context: ProbeContext): Promise<Dialect | undefined>
 }
 
 /** A modern server described by a discover answer still fresh: spoken to without a probe. */
-function keptModern(context: ProbeContext, kept: Verdict): Dialect | undefined {
+async function keptModern(context: ProbeContext, kept: Verdict): Promise<Dialect | undefined> {
   const { config, events } = context;
   const fresh = kept.freshUntil !== undefined && Date.parse(kept.freshUntil) > Date.now();
   if (!fresh || !kept.discovered || !(MODERN_VERSIONS as readonly string[]).includes(kept.version))
     return undefined;
+  const { StatelessDialect } = await import('../dialects/mcp-stateless/index.ts');
   return new StatelessDialect(
     config.stateless,
     config.channel,

@@ -11,15 +11,34 @@ import { transientStatus } from './retry.ts';
 
 // undici's entry point also loads fetch, WebSocket, EventSource, its cache and its mocks: more
 // than half of the client's import time. The client needs the Agent and request() alone, so they
-// come from their own modules (undici is pinned to one version, whose layout this relies on).
+// come from their own modules (undici is pinned to one version, whose layout this relies on), and
+// only when the first client is made: importing the package loads no undici at all.
 const load = createRequire(import.meta.url);
-/** undici's Agent, from its own module. */
-export const Agent = load('undici/lib/dispatcher/agent.js') as typeof UndiciAgent;
-const requestOn = load('undici/lib/api/api-request.js') as (
-  this: Dispatcher,
-  options: Dispatcher.RequestOptions,
-) => Promise<Dispatcher.ResponseData>;
-const { parseURL } = load('undici/lib/core/util.js') as { parseURL(url: string): URL };
+
+interface UndiciParts {
+  Agent: typeof UndiciAgent;
+  requestOn(this: Dispatcher, options: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData>;
+  parseURL(url: string): URL;
+}
+
+let undici: UndiciParts | undefined;
+
+function undiciParts(): UndiciParts {
+  undici ??= {
+    Agent: load('undici/lib/dispatcher/agent.js') as typeof UndiciAgent,
+    requestOn: load('undici/lib/api/api-request.js') as UndiciParts['requestOn'],
+    parseURL: (load('undici/lib/core/util.js') as Pick<UndiciParts, 'parseURL'>).parseURL,
+  };
+  return undici;
+}
+
+/** A pooled undici Agent for one client, whose deadlines are its calls' own. */
+export function createAgent(connectTimeoutMs: number): UndiciAgent {
+  const { Agent } = undiciParts();
+  // Deadlines belong to the call (deadline.ts), not to the socket: an SSE stream may stay quiet
+  // for minutes while a tool reports no progress.
+  return new Agent({ connect: { timeout: connectTimeoutMs }, headersTimeout: 0, bodyTimeout: 0 });
+}
 
 /** Origin and path of the last URL sent to: a client sends nearly every request to one URL. */
 let target = { url: '', origin: '', path: '' };
@@ -27,7 +46,7 @@ let target = { url: '', origin: '', path: '' };
 function targetOf(url: string): { origin: string; path: string } {
   if (target.url !== url) {
     // undici's own parsing, with its checks (http: or https: only), as its request() does.
-    const parsed = parseURL(url);
+    const parsed = (undici ?? undiciParts()).parseURL(url);
     const path = parsed.search ? `${parsed.pathname}${parsed.search}` : parsed.pathname;
     target = { url, origin: parsed.origin, path };
   }
@@ -60,12 +79,6 @@ const NOT_SENT_CODES = new Set([
   'EHOSTUNREACH',
   'ENETUNREACH',
 ]);
-
-export function createAgentOptions(connectTimeoutMs: number) {
-  // Deadlines belong to the call (deadline.ts), not to the socket: an SSE stream may stay quiet
-  // for minutes while a tool reports no progress.
-  return { connect: { timeout: connectTimeoutMs }, headersTimeout: 0, bodyTimeout: 0 };
-}
 
 /**
  * Headers one call adds to every request it makes (`callTool(name, args, { headers })`): the call
@@ -151,7 +164,7 @@ async function transmit(dispatcher: Dispatcher, req: HttpRequest): Promise<HttpR
   let response: Dispatcher.ResponseData;
   try {
     const { origin, path } = targetOf(req.url);
-    response = await requestOn.call(dispatcher, {
+    response = await (undici ?? undiciParts()).requestOn.call(dispatcher, {
       origin,
       path,
       method: req.method,

@@ -6,7 +6,6 @@ import { UnsupportedServerError } from '../../errors.ts';
 import { isFinal, type Probe, type ProbeContext, probeStep } from '../../negotiate/probe.ts';
 import type { Dialect } from '../dialect.ts';
 import { hintedBase } from './http/endpoints.ts';
-import { McpLiteDialect } from './index.ts';
 
 /** A URL ending in /listtools, /calltools, /tools or /rpc starts where MCP-lite is found. */
 export const hintedLiteProbe: Probe = async (context) => {
@@ -35,6 +34,8 @@ export async function resumeLite(context: ProbeContext): Promise<Dialect> {
 
 async function listing(context: ProbeContext): Promise<Dialect | undefined> {
   const { config, misses } = context;
+  // The dialect loads only for a server that may speak it.
+  const { McpLiteDialect } = await import('./index.ts');
   let lite: Awaited<ReturnType<typeof McpLiteDialect.probe>>;
   try {
     lite = await probeStep(context.deadline, 'MCP-lite listing', () =>

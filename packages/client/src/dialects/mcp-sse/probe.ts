@@ -6,7 +6,6 @@ import { ContentTypeError } from '../../errors.ts';
 import { isFinal, type Probe, type ProbeContext, probeStep } from '../../negotiate/probe.ts';
 import type { Verdict } from '../../negotiate/verdicts.ts';
 import type { Dialect } from '../dialect.ts';
-import { connectSse } from './index.ts';
 
 export const httpSseProbe: Probe = async (context) => {
   const { config, learned, misses } = context;
@@ -26,6 +25,8 @@ export const httpSseProbe: Probe = async (context) => {
 
 /** Connects over HTTP+SSE, and keeps the verdict. */
 export async function resumeSse(context: ProbeContext, _kept?: Verdict): Promise<Dialect> {
+  // The transport loads only for a server that needs it.
+  const { connectSse } = await import('./index.ts');
   const dialect = await probeStep(context.deadline, 'HTTP+SSE', () =>
     connectSse(context.config.sse!, context.events, context.deadline),
   );

@@ -22,7 +22,6 @@ import { LEGACY_VERSIONS, MODERN_VERSIONS } from '../../negotiate/versions.ts';
 import { step } from '../../telemetry/span.ts';
 import type { Dialect } from '../dialect.ts';
 import { isEnvelope } from '../webtools/envelope.ts';
-import { StatelessDialect } from './index.ts';
 import { META } from './meta.ts';
 
 /** Statuses a legacy server gives a request it does not understand. */
@@ -88,6 +87,8 @@ async function choose(
     const again = discovered ? undefined : await discover(context, modern);
     const description = discovered ?? (again?.kind === 'discovered' ? again.result : undefined);
     await context.remember(modernVerdict(modern, description));
+    // The dialect loads once the server is known to speak it.
+    const { StatelessDialect } = await import('./index.ts');
     return new StatelessDialect(config.stateless, config.channel, events, modern, description);
   }
   const older = LEGACY_VERSIONS.find((version) => supported.includes(version));

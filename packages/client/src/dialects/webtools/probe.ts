@@ -5,7 +5,6 @@
 import { ContentTypeError } from '../../errors.ts';
 import { isFinal, type Probe, type ProbeContext, probeStep } from '../../negotiate/probe.ts';
 import type { Dialect } from '../dialect.ts';
-import { WebtoolsDialect } from './index.ts';
 
 export const webtoolsProbe: Probe = async (context) => {
   const { config, learned, misses } = context;
@@ -31,6 +30,8 @@ export const webtoolsProbe: Probe = async (context) => {
 
 /** Connects to the webtool, and keeps the verdict. */
 export async function resumeWebtools(context: ProbeContext): Promise<Dialect> {
+  // The dialect loads only for a server that may speak it.
+  const { WebtoolsDialect } = await import('./index.ts');
   const dialect = await probeStep(context.deadline, 'Webtools metadata', () =>
     WebtoolsDialect.connect(context.config.webtools!, context.events, context.deadline),
   );
