@@ -8,7 +8,8 @@
  * canonical JSON of `{ description, inputSchema, title }`, keyed by tool name. A baseline stored
  * from either can be checked by the other, and `detectToolDrift` reads `pins.fingerprints`.
  */
-import { createHash } from 'node:crypto';
+
+import { sha256 } from './digest.ts';
 
 /** What changed between the pinned definitions and a listing (`detectToolDrift`'s shape). */
 export interface ToolDrift {
@@ -56,7 +57,7 @@ export function toolFingerprint(definition: PinnedDefinition): string {
     inputSchema: definition.inputSchema,
     title: definition.title,
   });
-  return createHash('sha256').update(canonical).digest('base64url');
+  return sha256(canonical, 'base64url');
 }
 
 /**

@@ -3,7 +3,7 @@
  * the rest of the client knows of it is `label` (how errors name it: its command line) and `key`
  * (where its negotiation verdict is kept: a digest, so no argument is ever stored).
  */
-import { createHash } from 'node:crypto';
+import { sha256 } from './digest.ts';
 import { serverEnvironment } from './transport/stdio/environment.ts';
 import type { ServerCommand } from './transport/stdio/process.ts';
 
@@ -58,10 +58,7 @@ export function resolveStdio(server: StdioServer, options: object): ResolvedStdi
     }
   }
   const label = `stdio:${[command, ...args].join(' ')}`;
-  const key = `stdio:${createHash('sha256')
-    .update(JSON.stringify([command, args, cwd ?? null]))
-    .digest('hex')
-    .slice(0, 32)}`;
+  const key = `stdio:${sha256(JSON.stringify([command, args, cwd ?? null]), 'hex').slice(0, 32)}`;
   return {
     command: { command, args: [...args], cwd, env: serverEnvironment(env) },
     label,
