@@ -26,13 +26,23 @@ export interface AnswerContext {
 /** Statuses whose body, even a JSON-RPC error, means "try again": they go to the retry policy. */
 const TRANSIENT = new Set([408, 429, 502, 503, 504]);
 
-export async function readAnswer(
+export function readAnswer(
   response: HttpResponse,
   request: JsonRpcRequest,
   context: AnswerContext,
 ): Promise<JsonRpcResponse> {
+  return readText(response, context.maxResponseBytes, context.url, context.signal).then((text) =>
+    answerIn(text, response, request, context),
+  );
+}
+
+function answerIn(
+  text: string,
+  response: HttpResponse,
+  request: JsonRpcRequest,
+  context: AnswerContext,
+): JsonRpcResponse {
   const where = { url: context.url, method: request.method, tool: context.tool };
-  const text = await readText(response, context.maxResponseBytes, context.url, context.signal);
   if (response.status < 200 || response.status >= 300) {
     const rpcError = TRANSIENT.has(response.status) ? undefined : errorResponse(text);
     if (rpcError) return rpcError;

@@ -134,10 +134,15 @@ export function withGate(dispatcher: Dispatcher, gate: RequestGate): Dispatcher 
   return new GatedDispatcher(dispatcher, gate) as unknown as Dispatcher;
 }
 
-export async function send(dispatcher: Dispatcher, req: HttpRequest): Promise<HttpResponse> {
+export function send(dispatcher: Dispatcher, req: HttpRequest): Promise<HttpResponse> {
   const perCall = callHeaders.getStore();
   if (perCall) req = { ...req, headers: { ...req.headers, ...perCall } };
+  // Most clients have no gate: their requests go straight out, without a frame of their own.
   if (!(dispatcher instanceof GatedDispatcher)) return transmit(dispatcher, req);
+  return sendGated(dispatcher, req);
+}
+
+async function sendGated(dispatcher: GatedDispatcher, req: HttpRequest): Promise<HttpResponse> {
   const { inner, gate } = dispatcher;
   for (let round = 1; ; round++) {
     const extra = await gate.headers(req);
@@ -176,13 +181,24 @@ async function transmit(dispatcher: Dispatcher, req: HttpRequest): Promise<HttpR
     if (req.signal.aborted) throw req.signal.reason;
     throw transportError(error, req.url);
   }
-  const headers = response.headers;
-  return {
-    status: response.statusCode,
-    mediaType: mediaType(headerValue(headers['content-type'])),
-    header: (name) => headerValue(headers[name]),
-    body: response.body,
-  };
+  return new UndiciResponse(response);
+}
+
+/** undici's answer as an HttpResponse: a class, so a response costs no closure. */
+class UndiciResponse implements HttpResponse {
+  readonly status: number;
+  readonly mediaType: string;
+  readonly body: Dispatcher.ResponseData['body'];
+  readonly #headers: Dispatcher.ResponseData['headers'];
+  constructor(response: Dispatcher.ResponseData) {
+    this.status = response.statusCode;
+    this.#headers = response.headers;
+    this.mediaType = mediaType(headerValue(response.headers['content-type']));
+    this.body = response.body;
+  }
+  header(name: string): string | undefined {
+    return headerValue(this.#headers[name]);
+  }
 }
 
 export function transportError(error: unknown, url: string): TransportError {

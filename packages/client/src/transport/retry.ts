@@ -109,38 +109,49 @@ export interface RetryOptions<T> {
  * more than the request's own bookkeeping. A failure that may be sent again is handed to p-retry
  * as its first attempt, so the backoff, the budget and the Retry-After rules are the same.
  */
-export async function withRetry<T>(
+export function withRetry<T>(
   attempt: () => Promise<T>,
   policy: RetryPolicy,
   options: RetryOptions<T>,
 ): Promise<T> {
-  const { deadline, idempotent, refused } = options;
+  const { deadline, refused } = options;
   const { signal } = deadline;
-  signal.throwIfAborted();
-  let first: unknown;
-  // The first attempt is `track` written out: no closure and no extra async frame per call.
+  if (signal.aborted) return Promise.reject(signal.reason);
+  // The first attempt is `track` written out on two callbacks: no async frame per call.
   const before = deadline.mayHaveRun;
   deadline.mayHaveRun = true;
+  let first: Promise<T>;
   try {
-    let result: T;
-    try {
-      result = await attempt();
-    } catch (error) {
-      if (!mayHaveActed(error)) deadline.mayHaveRun = before;
-      throw error;
-    }
-    if (refused?.(result)) deadline.mayHaveRun = before;
-    signal.throwIfAborted();
-    return result;
+    first = attempt();
   } catch (error) {
-    if (
-      error instanceof Error &&
-      !signal.aborted &&
-      !mayResend(error, idempotent, deadline.mayHaveRun)
-    ) {
-      throw error;
-    }
-    first = error;
+    first = Promise.reject(error);
+  }
+  return first.then(
+    (result) => {
+      if (refused?.(result)) deadline.mayHaveRun = before;
+      return signal.aborted ? afterFirst(signal.reason, attempt, policy, options) : result;
+    },
+    (error: unknown) => {
+      if (!mayHaveActed(error)) deadline.mayHaveRun = before;
+      return afterFirst(error, attempt, policy, options);
+    },
+  );
+}
+
+/** The first attempt failed: the error stands, or p-retry takes over with it as attempt one. */
+function afterFirst<T>(
+  first: unknown,
+  attempt: () => Promise<T>,
+  policy: RetryPolicy,
+  options: RetryOptions<T>,
+): Promise<T> {
+  const { deadline, idempotent } = options;
+  if (
+    first instanceof Error &&
+    !deadline.signal.aborted &&
+    !mayResend(first, idempotent, deadline.mayHaveRun)
+  ) {
+    return Promise.reject(first);
   }
   const tracked = () => track(attempt, options);
   let replayed = false;

@@ -45,51 +45,66 @@ export interface SessionCall extends ChannelCall {
 
 export interface Exchanged {
   response: JsonRpcResponse;
-  /** The HTTP status the response came with (a JSON-RPC error may ride on a 4xx). */
-  status: number;
-  header(name: string): string | undefined;
+  /** The HTTP answer it came in (a JSON-RPC error may ride on a 4xx): status and headers. */
+  http: Pick<HttpResponse, 'status' | 'header'>;
 }
 
 /** Statuses of a resume that may pass: the resume is tried again, within its budget. */
 const RESUME_AGAIN = new Set([408, 429, 502, 503, 504]);
 
-export async function exchange(
+export function exchange(
   wire: Wire,
+  request: JsonRpcRequest,
+  options: SessionCall,
+): Promise<Exchanged> {
+  // The call lives in the session it was sent in: its stream is resumed there or nowhere.
+  const session = wire.session;
+  // A response to this request from an earlier attempt (or session) is not its answer now.
+  options.waiter.response = undefined;
+  // Callbacks rather than an async function: a JSON answer, nearly every call, costs no frame.
+  return post(wire, request, options.deadline.signal, session).then((response) =>
+    response.status === 200 && response.mediaType === 'text/event-stream'
+      ? streamed(wire, session, response, request, options)
+      : answered(wire, response, request, options),
+  );
+}
+
+/** The answer is a JSON body (or an error status). */
+function answered(
+  wire: Wire,
+  response: HttpResponse,
   request: JsonRpcRequest,
   options: SessionCall,
 ): Promise<Exchanged> {
   const { config } = wire;
   const { waiter } = options;
-  const { signal } = options.deadline;
-  // The call lives in the session it was sent in: its stream is resumed there or nowhere.
-  const session = wire.session;
-  // A response to this request from an earlier attempt (or session) is not its answer now.
-  waiter.response = undefined;
-  {
-    const response = await post(wire, request, signal, session);
-    const exchanged = (message: JsonRpcResponse): Exchanged => ({
-      response: message,
-      status: response.status,
-      header: response.header,
-    });
-    if (response.status === 200 && response.mediaType === 'text/event-stream') {
-      const where = { url: config.url, method: request.method, tool: options.tool };
-      await untilAnswered(wire, session, response, waiter, { ...options, where });
-      return exchanged(waiter.response!);
-    }
-    const answer = await readAnswer(response, request, {
-      url: config.url,
-      tool: options.tool,
-      maxResponseBytes: config.maxResponseBytes,
-      signal,
-      route: options.onMessage,
-    }).catch((error: unknown) => {
+  return readAnswer(response, request, {
+    url: config.url,
+    tool: options.tool,
+    maxResponseBytes: config.maxResponseBytes,
+    signal: options.deadline.signal,
+    route: options.onMessage,
+  }).then(
+    (answer) => ({ response: answer, http: response }),
+    (error: unknown) => {
       // The body held no response to us, but the response came on another stream meanwhile.
-      if (waiter.response) return waiter.response;
+      if (waiter.response) return { response: waiter.response, http: response };
       throw error;
-    });
-    return exchanged(answer);
-  }
+    },
+  );
+}
+
+/** The answer is an event stream: read (and resumed) until the response is in. */
+async function streamed(
+  wire: Wire,
+  session: Session,
+  response: HttpResponse,
+  request: JsonRpcRequest,
+  options: SessionCall,
+): Promise<Exchanged> {
+  const where = { url: wire.config.url, method: request.method, tool: options.tool };
+  await untilAnswered(wire, session, response, options.waiter, { ...options, where });
+  return { response: options.waiter.response!, http: response };
 }
 
 interface StreamOptions extends SessionCall {
@@ -266,15 +281,14 @@ export async function deliver(
  * POSTs one message with a session's headers. A 404 to a message that carried the session's id
  * means the server forgot the session without acting on the message.
  */
-async function post(
+function post(
   wire: Wire,
   message: JsonRpcMessage,
   signal: AbortSignal,
   session = wire.session,
 ): Promise<HttpResponse> {
-  const { config } = wire;
   const carriedSession = session.id !== undefined;
-  const response = await httpRequest(config, {
+  const sent = httpRequest(wire.config, {
     method: 'POST',
     accept: ACCEPT_ANSWER,
     sessionId: session.id,
@@ -282,10 +296,13 @@ async function post(
     body: message,
     signal,
   });
-  if (response.status === 404 && carriedSession) {
-    discard(response);
-    session.lost = true;
-    throw new SessionNotFound(false);
-  }
-  return response;
+  return carriedSession ? sent.then((response) => known(response, session)) : sent;
+}
+
+/** The response, unless it is the 404 that says the server forgot the session it was sent in. */
+function known(response: HttpResponse, session: Session): HttpResponse {
+  if (response.status !== 404) return response;
+  discard(response);
+  session.lost = true;
+  throw new SessionNotFound(false);
 }

@@ -29,7 +29,7 @@ import {
 import { discard } from '../../transport/http.ts';
 import { refusedResponse, withRetry } from '../../transport/retry.ts';
 import { ACCEPT_ANSWER, httpRequest } from '../http-request.ts';
-import { deliver, exchange, type SessionCall, type Wire } from './exchange.ts';
+import { deliver, type Exchanged, exchange, type SessionCall, type Wire } from './exchange.ts';
 import { GetStream } from './get-stream.ts';
 import { type HttpSessionConfig, Session, SessionNotFound } from './session.ts';
 
@@ -99,15 +99,28 @@ export class StreamableHttpSessionChannel implements Channel {
   async request(message: JsonRpcRequest, call: ChannelCall): Promise<JsonRpcResponse> {
     const sessionCall = withWaiter(call);
     const { deadline } = call;
-    const where = { url: this.label, method: message.method, tool: call.tool };
+    // Where the call went, for an error about its session: built only when one is thrown.
+    const where = () => ({ url: this.label, method: message.method, tool: call.tool });
+    const retry = { idempotent: call.idempotent, deadline, refused: refusedExchange };
     for (let lost = 1; ; lost++) {
-      await this.#ready(deadline, where);
+      if (this.#session.lost) await this.#ready(deadline, where());
       try {
-        return await this.#once(message, sessionCall);
+        // One request in the current session, sent again within it as the retry policy allows.
+        const exchanged = await withRetry(
+          () => exchange(this.#wire, message, sessionCall),
+          this.#config.retry,
+          retry,
+        );
+        return exchanged.response;
       } catch (error) {
+        // Closing a legacy stream does not cancel the request: the server must be told. A call
+        // ended by close() needs no word: ending the session stops it.
+        const reason = deadline.signal.reason;
+        if (deadline.signal.aborted && !this.#closing && !(reason instanceof ClientClosedError))
+          this.#cancel(message.id, reason);
         if (!(error instanceof SessionNotFound)) throw error;
         if (deadline.mayHaveRun && !call.idempotent) {
-          throw new SessionExpiredError({ ...where, mayHaveRun: true });
+          throw new SessionExpiredError({ ...where(), mayHaveRun: true });
         }
         // Under many concurrent calls a session is lost for every call in flight, so a call may
         // live through several; its deadline bounds them. A server that forgets every session at
@@ -133,30 +146,6 @@ export class StreamableHttpSessionChannel implements Channel {
     await this.#renewing?.catch(() => {});
     await this.#stream?.stop();
     await this.#endSession(this.#session);
-  }
-
-  /** One request in the current session, sent again within it as the retry policy allows. */
-  async #once(message: JsonRpcRequest, call: SessionCall): Promise<JsonRpcResponse> {
-    const { deadline } = call;
-    try {
-      const { response } = await withRetry(
-        () => exchange(this.#wire, message, call),
-        this.#config.retry,
-        {
-          idempotent: call.idempotent,
-          deadline,
-          refused: (exchanged) => refusedResponse(exchanged.response),
-        },
-      );
-      return response;
-    } catch (error) {
-      // Closing a legacy stream does not cancel the request: the server must be told. A call
-      // ended by close() needs no word: ending the session stops it.
-      const reason = deadline.signal.reason;
-      if (deadline.signal.aborted && !this.#closing && !(reason instanceof ClientClosedError))
-        this.#cancel(message.id, reason);
-      throw error;
-    }
   }
 
   /**
@@ -203,8 +192,8 @@ export class StreamableHttpSessionChannel implements Channel {
           config.retry,
           { idempotent: true, deadline: call.deadline },
         );
-        wire.session.id = exchanged.header('mcp-session-id');
-        return { response: exchanged.response, status: exchanged.status };
+        wire.session.id = exchanged.http.header('mcp-session-id');
+        return { response: exchanged.response, status: exchanged.http.status };
       },
       send: (message, within) => {
         const wire: Wire = { config, session: pending };
@@ -316,6 +305,9 @@ export class StreamableHttpSessionChannel implements Channel {
 }
 
 /** Over this binding a response may come on any stream: the dialect's router says when it has. */
+/** A JSON-RPC protocol error in answer proves the server refused the request. */
+const refusedExchange = (exchanged: Exchanged) => refusedResponse(exchanged.response);
+
 function withWaiter(call: ChannelCall): SessionCall {
   if (!call.waiter) throw new TypeError('a request over a session channel needs its waiter');
   return call as SessionCall;
