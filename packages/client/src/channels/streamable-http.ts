@@ -36,10 +36,10 @@ export class StreamableHttpChannel implements Channel {
   request(message: JsonRpcRequest, call: ChannelCall): Promise<JsonRpcResponse> {
     const { deadline } = call;
     return withRetry(
-      async () => {
-        const response = await this.post(message, call.version, call.mirror, deadline.signal);
-        return this.answer(response, message, deadline, call.tool, call.onMessage);
-      },
+      () =>
+        this.post(message, call.version, call.mirror, deadline.signal).then((response) =>
+          this.answer(response, message, deadline, call.tool, call.onMessage),
+        ),
       this.#config.retry,
       { idempotent: call.idempotent, deadline, refused: refusedResponse },
     );
@@ -106,7 +106,7 @@ export class StreamableHttpChannel implements Channel {
   }
 
   /** The response to `message`, from a JSON body or from the request's event stream. */
-  async answer(
+  answer(
     response: HttpResponse,
     message: JsonRpcRequest,
     deadline: Deadline,
@@ -114,29 +114,39 @@ export class StreamableHttpChannel implements Channel {
     onMessage: (incoming: Incoming) => void,
   ): Promise<JsonRpcResponse> {
     const config = this.#config;
-    const { signal } = deadline;
     if (response.status === 200 && response.mediaType === 'text/event-stream') {
-      for await (const incoming of readMessages(response.body, {
-        url: config.url,
-        maxEventSize: config.maxEventSize,
-        signal,
-        position: { lastEventId: undefined, retryMs: undefined },
-      })) {
-        if (incoming.kind === 'response' && incoming.message.id === message.id)
-          return incoming.message;
-        if (incoming.kind !== 'response') onMessage(incoming);
-      }
-      // This revision has no resumption: a stream that ends without the answer has lost it.
-      throw new StreamTruncatedError({ url: config.url, method: message.method, tool });
+      return this.#fromStream(response, message, deadline.signal, tool, onMessage);
     }
     return readAnswer(response, message, {
       url: config.url,
       tool,
       maxResponseBytes: config.maxResponseBytes,
-      signal,
+      signal: deadline.signal,
       route: (incoming) => {
         if (incoming.kind !== 'response') onMessage(incoming);
       },
     });
+  }
+
+  async #fromStream(
+    response: HttpResponse,
+    message: JsonRpcRequest,
+    signal: AbortSignal,
+    tool: string | undefined,
+    onMessage: (incoming: Incoming) => void,
+  ): Promise<JsonRpcResponse> {
+    const config = this.#config;
+    for await (const incoming of readMessages(response.body, {
+      url: config.url,
+      maxEventSize: config.maxEventSize,
+      signal,
+      position: { lastEventId: undefined, retryMs: undefined },
+    })) {
+      if (incoming.kind === 'response' && incoming.message.id === message.id)
+        return incoming.message;
+      if (incoming.kind !== 'response') onMessage(incoming);
+    }
+    // This revision has no resumption: a stream that ends without the answer has lost it.
+    throw new StreamTruncatedError({ url: config.url, method: message.method, tool });
   }
 }
