@@ -144,31 +144,39 @@ export class StdioChannel implements Channel {
     return this.#pipe.close();
   }
 
-  async #once(message: JsonRpcRequest, call: ChannelCall): Promise<JsonRpcResponse> {
-    const { signal } = call.deadline;
+  #once(message: JsonRpcRequest, call: ChannelCall): Promise<JsonRpcResponse> {
     // Nothing to wait for on the way of nearly every call: a process runs, its session is open.
     const running = this.#pipe.running;
     if (!call.handshake && (running === undefined || (this.#open && running !== this.#openedFor))) {
-      await this.openSession(call.deadline);
+      return this.openSession(call.deadline).then(() => this.#sent(message, call));
     }
+    return this.#sent(message, call);
+  }
+
+  /** The request on the pipe, its progress routed to it; callbacks, not an async frame. */
+  #sent(message: JsonRpcRequest, call: ChannelCall): Promise<JsonRpcResponse> {
+    const { signal } = call.deadline;
     this.#calls.set(message.id, call.onMessage);
-    try {
-      return await this.#pipe.request(message, signal);
-    } catch (error) {
-      // The binding's cancellation: there is no stream to close, so the server is told.
-      if (signal.aborted && this.#pipe.pid !== undefined) {
-        const reason = signal.reason instanceof Error ? signal.reason.message : 'cancelled';
-        void this.#pipe
-          .send(
-            notification('notifications/cancelled', { requestId: message.id, reason }),
-            AbortSignal.timeout(this.#config.graceMs),
-          )
-          .catch(() => {});
-      }
-      throw error;
-    } finally {
-      this.#calls.delete(message.id);
-    }
+    return this.#pipe.request(message, signal).then(
+      (response) => {
+        this.#calls.delete(message.id);
+        return response;
+      },
+      (error: unknown) => {
+        this.#calls.delete(message.id);
+        // The binding's cancellation: there is no stream to close, so the server is told.
+        if (signal.aborted && this.#pipe.pid !== undefined) {
+          const reason = signal.reason instanceof Error ? signal.reason.message : 'cancelled';
+          void this.#pipe
+            .send(
+              notification('notifications/cancelled', { requestId: message.id, reason }),
+              AbortSignal.timeout(this.#config.graceMs),
+            )
+            .catch(() => {});
+        }
+        throw error;
+      },
+    );
   }
 
   /** Progress goes to the call it is about; everything else to the dialect. */
