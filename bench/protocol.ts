@@ -7,12 +7,27 @@
 export const LEGACY_PATH = '/mcp';
 /** Stateless 2026-07-28 (`server/discover`): only toolwire and the raw floor are driven here. */
 export const MODERN_PATH = '/modern';
+/**
+ * Stateless 2026-07-28 as on `/modern`, behind a bearer token: a request without
+ * `Authorization: Bearer <BEARER_TOKEN>` gets a 401 naming the protected-resource metadata.
+ */
+export const PROTECTED_PATH = '/protected';
 /** Not a path: the stdio entries start `stdio-server.ts` as a child process of their own. */
 export const STDIO_PATH = 'stdio';
+/** Not a path: the gRPC entries speak MCP-lite's gRPC binding on the server's second port. */
+export const GRPC_PATH = 'grpc';
 /** Control endpoint for the request counters; never counted itself. */
 export const STATS_PATH = '/_stats';
 /** The counter key for TCP connections accepted (the others are requests). */
 export const TCP_CONNECTION = 'TCP connection';
+
+/** The protected path's token, and the client that the token endpoint gives it to. */
+export const BEARER_TOKEN = 'bench-token';
+export const OAUTH_CLIENT = { clientId: 'bench-client', clientSecret: 'bench-secret' } as const;
+/** The authorization server's endpoints; its issuer is the server's origin. */
+export const TOKEN_PATH = '/token';
+export const RESOURCE_METADATA_PATH = `/.well-known/oauth-protected-resource${PROTECTED_PATH}`;
+export const ISSUER_METADATA_PATH = '/.well-known/oauth-authorization-server';
 
 export const LEGACY_VERSION = '2025-11-25';
 export const MODERN_VERSION = '2026-07-28';

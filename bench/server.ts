@@ -3,18 +3,29 @@
  * bodies (only the JSON-RPC id is spliced in), so its cost per request is small and the same
  * for every client: it must never be the bottleneck being measured.
  *
- * Run as its own process (`node bench/server.ts`); it prints `PORT <n>` once listening, binds
- * 127.0.0.1 only, and exits on SIGTERM, when its parent closes stdin, or after 15 minutes.
+ * `/protected` is `/modern` behind a bearer token, beside the least authorization server that
+ * gives it (metadata and a client credentials token endpoint); MCP-lite's gRPC binding listens on
+ * a second port (`grpc-server.ts`).
+ *
+ * Run as its own process (`node bench/server.ts`); it prints `PORT <n> GRPC <m>` once listening,
+ * binds 127.0.0.1 only, and exits on SIGTERM, when its parent closes stdin, or after 15 minutes.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { startGrpcServer } from './grpc-server.ts';
 import {
+  BEARER_TOKEN,
   ECHO_TEXT,
+  ISSUER_METADATA_PATH,
   LEGACY_PATH,
   LEGACY_VERSION,
   MODERN_PATH,
   MODERN_VERSION,
+  OAUTH_CLIENT,
+  PROTECTED_PATH,
+  RESOURCE_METADATA_PATH,
   STATS_PATH,
   TCP_CONNECTION,
+  TOKEN_PATH,
   TOOLS,
 } from './protocol.ts';
 
@@ -77,6 +88,59 @@ function bounded(value: unknown, max: number): number {
   return typeof value === 'number' && value > 0 ? Math.min(Math.floor(value), max) : 0;
 }
 
+const BEARER = `Bearer ${BEARER_TOKEN}`;
+const BASIC = `Basic ${Buffer.from(`${OAUTH_CLIENT.clientId}:${OAUTH_CLIENT.clientSecret}`).toString('base64')}`;
+const TOKEN_RESPONSE = JSON.stringify({
+  access_token: BEARER_TOKEN,
+  token_type: 'Bearer',
+  expires_in: 3600,
+});
+// Set once listening: the documents name the server's own origin.
+let challenge = '';
+let resourceMetadata = '';
+let issuerMetadata = '';
+
+/**
+ * The least an authorization server for the client credentials grant is: the protected path's
+ * resource metadata, the issuer's metadata (the issuer is this server's origin) and a token
+ * endpoint that takes the bench client's secret (client_secret_basic) and gives the constant token.
+ */
+function authorizationServer(
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  body: string,
+): undefined {
+  count(`${req.method} ${path}`);
+  if (path === RESOURCE_METADATA_PATH) return json(res, 200, resourceMetadata);
+  if (path === ISSUER_METADATA_PATH) return json(res, 200, issuerMetadata);
+  const noStore = { 'cache-control': 'no-store' };
+  if (req.method !== 'POST' || req.headers.authorization !== BASIC) {
+    return json(res, 401, '{"error":"invalid_client"}', noStore);
+  }
+  if (new URLSearchParams(body).get('grant_type') !== 'client_credentials') {
+    return json(res, 400, '{"error":"unsupported_grant_type"}', noStore);
+  }
+  return json(res, 200, TOKEN_RESPONSE, noStore);
+}
+
+function describe(origin: string): void {
+  const metadataUrl = `${origin}${RESOURCE_METADATA_PATH}`;
+  challenge = `Bearer resource_metadata="${metadataUrl}"`;
+  resourceMetadata = JSON.stringify({
+    resource: `${origin}${PROTECTED_PATH}`,
+    authorization_servers: [origin],
+    bearer_methods_supported: ['header'],
+  });
+  issuerMetadata = JSON.stringify({
+    issuer: origin,
+    token_endpoint: `${origin}${TOKEN_PATH}`,
+    grant_types_supported: ['client_credentials'],
+    token_endpoint_auth_methods_supported: ['client_secret_basic'],
+    response_types_supported: [],
+  });
+}
+
 let sessions = 0;
 let counts: Record<string, number> = {};
 
@@ -118,9 +182,10 @@ function callTool(res: ServerResponse, id: string, message: Message): undefined 
   }
 }
 
-function handle(res: ServerResponse, modern: boolean, message: Message): undefined {
+function handle(res: ServerResponse, path: string, message: Message): undefined {
   const method = message.method ?? '';
-  count(`POST ${modern ? 'modern ' : ''}${method}`);
+  const modern = path !== LEGACY_PATH;
+  count(`POST ${modern ? `${path.slice(1)} ` : ''}${method}`);
   // A notification (no id) is accepted and needs no answer.
   if (message.id === undefined) {
     res.writeHead(202).end();
@@ -161,7 +226,17 @@ function route(req: IncomingMessage, res: ServerResponse, body: string): void {
     counts = {};
     return;
   }
-  if (path !== LEGACY_PATH && path !== MODERN_PATH) return void res.writeHead(404).end();
+  if (path === RESOURCE_METADATA_PATH || path === ISSUER_METADATA_PATH || path === TOKEN_PATH) {
+    return void authorizationServer(req, res, path, body);
+  }
+  // The one check a protected resource adds to every request; the token is the bench's constant.
+  if (path === PROTECTED_PATH && req.headers.authorization !== BEARER) {
+    count('401');
+    return void json(res, 401, '{"error":"invalid_token"}', { 'www-authenticate': challenge });
+  }
+  if (path !== LEGACY_PATH && path !== MODERN_PATH && path !== PROTECTED_PATH) {
+    return void res.writeHead(404).end();
+  }
   if (req.method !== 'POST') {
     count(req.method ?? '?');
     // No GET stream is offered; a DELETE ends a session (there is nothing to end).
@@ -173,7 +248,7 @@ function route(req: IncomingMessage, res: ServerResponse, body: string): void {
   } catch {
     return void res.writeHead(400).end();
   }
-  handle(res, path === MODERN_PATH, message);
+  handle(res, path, message);
 }
 
 const server = createServer((req, res) => {
@@ -186,14 +261,19 @@ server.on('connection', () => count(TCP_CONNECTION));
 // Pooled client connections must not be closed under a running measurement.
 server.keepAliveTimeout = 120_000;
 
+// MCP-lite's gRPC binding on a second port, in this process: the HTTP server idles meanwhile.
+const grpc = await startGrpcServer(count);
 server.listen(0, '127.0.0.1', () => {
   const address = server.address();
-  if (address && typeof address === 'object') process.stdout.write(`PORT ${address.port}\n`);
+  if (!address || typeof address !== 'object') return;
+  describe(`http://127.0.0.1:${address.port}`);
+  process.stdout.write(`PORT ${address.port} GRPC ${grpc.port}\n`);
 });
 
 function stop(): void {
   server.closeAllConnections();
   server.close();
+  grpc.close();
   process.exit(0);
 }
 process.on('SIGTERM', stop);
