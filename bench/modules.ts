@@ -3,7 +3,7 @@
  * modules a program imports to use it (for the import-time figure). `baseline` names the raw
  * undici floor its ratios are taken against; for an adapter, the client it wraps.
  */
-import { LEGACY_PATH, MODERN_PATH, STDIO_PATH } from './protocol.ts';
+import { GRPC_PATH, LEGACY_PATH, MODERN_PATH, PROTECTED_PATH, STDIO_PATH } from './protocol.ts';
 
 export interface ClientEntry {
   id: string;
@@ -18,6 +18,8 @@ export interface ClientEntry {
   adapter?: boolean;
   /** A local server over stdio: only calls are measured, against the raw pipe to the same child. */
   stdio?: boolean;
+  /** Another transport beside its floor: only its connect and its JSON calls are measured. */
+  jsonOnly?: boolean;
 }
 
 export const CLIENTS: readonly ClientEntry[] = [
@@ -160,5 +162,71 @@ export const STDIO: readonly ClientEntry[] = [
   },
 ];
 
+/**
+ * A protected resource (`/protected`: 2026-07-28 as on `/modern`, behind a bearer token): toolwire
+ * given the token, and toolwire getting it with the client credentials grant, against raw undici
+ * sending the same header.
+ */
+export const AUTH: readonly ClientEntry[] = [
+  {
+    id: 'undici-bearer',
+    label: 'raw undici + bearer (floor)',
+    driver: 'undici-bearer',
+    path: PROTECTED_PATH,
+    baseline: 'undici-bearer',
+    modules: [],
+    jsonOnly: true,
+  },
+  {
+    id: 'toolwire-bearer',
+    label: 'toolwire, `auth: token`',
+    driver: 'toolwire-bearer',
+    path: PROTECTED_PATH,
+    baseline: 'undici-bearer',
+    modules: [],
+    jsonOnly: true,
+  },
+  {
+    id: 'toolwire-oauth',
+    label: 'toolwire, client credentials grant',
+    driver: 'toolwire-oauth',
+    path: PROTECTED_PATH,
+    baseline: 'undici-bearer',
+    modules: [],
+    jsonOnly: true,
+  },
+];
+
+/**
+ * MCP-lite's gRPC binding (`grpc-server.ts`, on the bench server's second port): toolwire against
+ * the Connect client it runs on, calling the same RPC with the same stubs.
+ */
+export const GRPC: readonly ClientEntry[] = [
+  {
+    id: 'grpc-raw',
+    label: 'raw Connect client (floor)',
+    driver: 'grpc-raw',
+    path: GRPC_PATH,
+    baseline: 'grpc-raw',
+    modules: [],
+    jsonOnly: true,
+  },
+  {
+    id: 'toolwire-grpc',
+    label: 'toolwire, grpc://',
+    driver: 'toolwire',
+    path: GRPC_PATH,
+    baseline: 'grpc-raw',
+    modules: [],
+    jsonOnly: true,
+  },
+];
+
 /** Everything a round runs, each in its own process. */
-export const ENTRIES: readonly ClientEntry[] = [...CLIENTS, ...ADAPTERS, ...STDIO];
+export const ENTRIES: readonly ClientEntry[] = [
+  ...CLIENTS,
+  ...ADAPTERS,
+  ...STDIO,
+  ...AUTH,
+  ...GRPC,
+];

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import type { Driver } from './drivers/driver.ts';
 import { load } from './measure.ts';
 import { ENTRIES } from './modules.ts';
-import { NOTIFY_COUNT, STREAM_SIZES, TOOLS } from './protocol.ts';
+import { GRPC_PATH, NOTIFY_COUNT, STREAM_SIZES, TOOLS } from './protocol.ts';
 
 const [id = 'toolwire', kind = 'json', concurrencyText = '32', secondsText = '5'] =
   process.argv.slice(2);
@@ -20,17 +20,21 @@ const server = spawn(process.execPath, [fileURLToPath(new URL('./server.ts', imp
   stdio: ['pipe', 'pipe', 'inherit'],
 });
 try {
-  const port = await new Promise<string>((resolve, reject) => {
+  const [port, grpcPort] = await new Promise<string[]>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('server did not start')), 10_000);
     server.stdout.setEncoding('utf8').once('data', (line: string) => {
       clearTimeout(timer);
-      resolve(/PORT (\d+)/.exec(line)?.[1] ?? '');
+      resolve(/PORT (\d+) GRPC (\d+)/.exec(line)?.slice(1) ?? []);
     });
   });
   const { default: driver } = (await import(`./drivers/${entry.driver}.ts`)) as {
     default: Driver;
   };
-  const session = await driver.connect(`http://127.0.0.1:${port}${entry.path}`);
+  const session = await driver.connect(
+    entry.path === GRPC_PATH
+      ? `grpc://127.0.0.1:${grpcPort}`
+      : `http://127.0.0.1:${port}${entry.path}`,
+  );
   const seconds = Math.min(Number(secondsText), 60);
   // stream200 / stream16k: the SSE parse scenarios, one call reading ~1 MB of events.
   const stream = STREAM_SIZES.find(({ s }) => kind === `stream${s === 200 ? '200' : '16k'}`);

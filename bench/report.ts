@@ -4,7 +4,7 @@
  * cancels out of the ratio).
  */
 
-import { ADAPTERS, CLIENTS, type ClientEntry, STDIO } from './modules.ts';
+import { ADAPTERS, AUTH, CLIENTS, type ClientEntry, GRPC, STDIO } from './modules.ts';
 import { NOTIFY_COUNT } from './protocol.ts';
 import { median, range } from './stats.ts';
 import type { WorkerResult } from './worker.ts';
@@ -91,6 +91,28 @@ function perScenario(
 const heapPick: Pick = (r) => r.heapPer1000;
 NO_RATIO.add(heapPick);
 
+/** `<title> JSON c1` and `<title> JSON c32`: the sections measured on JSON answers only. */
+function jsonColumns(
+  title: string,
+  field: Parameters<typeof perScenario>[0],
+  scale = 1,
+  digits = 0,
+): [string, Pick, number][] {
+  return perScenario(field, scale, digits, ['JSON c1', 'JSON c32']).map(
+    ([name, pick, places]): [string, Pick, number] => [`${title} ${name}`, pick, places],
+  );
+}
+
+/** Another transport beside its floor: its calls, their CPU and heap, and its connect. */
+const TRANSPORT_COLUMNS: [string, Pick, number][] = [
+  ...jsonColumns('calls/s', 'callsPerSec'),
+  ...jsonColumns('p50 ms', 'p50Ms', 1, 3),
+  ...jsonColumns('CPU µs', 'cpuUsPerCall', 1, 1),
+  ...jsonColumns('heap KB', 'allocBytesPerCall', 1 / 1000, 1),
+  ['connect (ms)', (r) => r.connectMs, 2],
+  ['requests per connect', (r) => r.connectRequests, 0],
+];
+
 function cliTable(rounds: RoundResults[]): string {
   const labels = [...(rounds.find((round) => round.cliMs.size > 0)?.cliMs.keys() ?? [])];
   const [floor] = labels;
@@ -109,13 +131,15 @@ function cliTable(rounds: RoundResults[]): string {
 
 export function markdown(header: string[], rounds: RoundResults[]): string {
   const last = (id: string) => rounds.at(-1)?.results.get(id);
-  const connectNotes = CLIENTS.map((client) => {
-    const result = last(client.id);
-    if (!result) return undefined;
-    const seen = Object.entries(result.connectBreakdown).map(([what, n]) => `${what} ×${n}`);
-    const left = result.handlesLeft.length ? result.handlesLeft.join(', ') : 'none';
-    return `| ${client.label} | ${seen.join(', ')} | ${left} |`;
-  }).filter((line) => line !== undefined);
+  const connectNotes = [...CLIENTS, ...AUTH, ...GRPC]
+    .map((client) => {
+      const result = last(client.id);
+      if (!result) return undefined;
+      const seen = Object.entries(result.connectBreakdown).map(([what, n]) => `${what} ×${n}`);
+      const left = result.handlesLeft.length ? result.handlesLeft.join(', ') : 'none';
+      return `| ${client.label} | ${seen.join(', ')} | ${left} |`;
+    })
+    .filter((line) => line !== undefined);
   return [
     ...header,
     '',
@@ -179,14 +203,7 @@ export function markdown(header: string[], rounds: RoundResults[]): string {
     '',
     table(
       rounds,
-      [
-        ...perScenario('callsPerSec', 1, 0, ['JSON c1', 'JSON c32']).map(
-          ([name, pick, digits]): [string, Pick, number] => [`calls/s ${name}`, pick, digits],
-        ),
-        ...perScenario('cpuUsPerCall', 1, 1, ['JSON c1', 'JSON c32']).map(
-          ([name, pick, digits]): [string, Pick, number] => [`CPU µs ${name}`, pick, digits],
-        ),
-      ],
+      [...jsonColumns('calls/s', 'callsPerSec'), ...jsonColumns('CPU µs', 'cpuUsPerCall', 1, 1)],
       ADAPTERS,
     ),
     '',
@@ -200,18 +217,34 @@ export function markdown(header: string[], rounds: RoundResults[]): string {
     table(
       rounds,
       [
-        ...perScenario('callsPerSec', 1, 0, ['JSON c1', 'JSON c32']).map(
-          ([name, pick, digits]): [string, Pick, number] => [`calls/s ${name}`, pick, digits],
-        ),
-        ...perScenario('p50Ms', 1, 3, ['JSON c1', 'JSON c32']).map(
-          ([name, pick, digits]): [string, Pick, number] => [`p50 ms ${name}`, pick, digits],
-        ),
-        ...perScenario('cpuUsPerCall', 1, 1, ['JSON c1', 'JSON c32']).map(
-          ([name, pick, digits]): [string, Pick, number] => [`CPU µs ${name}`, pick, digits],
-        ),
+        ...jsonColumns('calls/s', 'callsPerSec'),
+        ...jsonColumns('p50 ms', 'p50Ms', 1, 3),
+        ...jsonColumns('CPU µs', 'cpuUsPerCall', 1, 1),
       ],
       STDIO,
     ),
+    '',
+    '## OAuth (bearer): a protected resource',
+    '',
+    '`/protected` is `/modern` (stateless 2026-07-28) behind a bearer token: the server compares',
+    '`Authorization` with its token before anything else and answers 401 with `WWW-Authenticate:',
+    'Bearer resource_metadata=…` without it. The floor is raw undici sending the same header.',
+    'toolwire is given the token (`auth: token`), or gets it with the client credentials grant',
+    "from the server's token endpoint, with a store of its own per client so that every connect",
+    'runs the grant (the 401, the two metadata documents, the token, `server/discover` again).',
+    "Ratio to the floor in the same round; toolwire's ratio on `/modern` above is the same",
+    'requests without authorization.',
+    '',
+    table(rounds, TRANSPORT_COLUMNS, AUTH),
+    '',
+    "## gRPC: MCP-lite's gRPC binding",
+    '',
+    "`grpc-server.ts` in the bench server's process, on a port of its own: bare `node:http2` with",
+    'precomputed messages. The floor is the Connect client toolwire runs on, calling the same',
+    '`CallTool` with the same generated stubs and nothing on top; toolwire is `createMcpClient`',
+    'with a `grpc://` URL. Both connect with one `GetTools`. Ratio to the floor in the same round.',
+    '',
+    table(rounds, TRANSPORT_COLUMNS, GRPC),
     '',
     '## The toolwire command: start-up (ms from spawn to exit)',
     '',

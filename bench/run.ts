@@ -41,7 +41,7 @@ function runChild(args: string[]): Promise<string> {
 }
 
 /** Starts the server; its stdin is our pipe, so it also exits if this process dies. */
-function startServer(): Promise<{ port: string; child: ChildProcess }> {
+function startServer(): Promise<{ port: string; grpcPort: string; child: ChildProcess }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [here('./server.ts')], {
       stdio: ['pipe', 'pipe', 'inherit'],
@@ -50,8 +50,8 @@ function startServer(): Promise<{ port: string; child: ChildProcess }> {
     const timer = setTimeout(() => reject(new Error('server did not start')), 10_000);
     child.stdout?.setEncoding('utf8').once('data', (line: string) => {
       clearTimeout(timer);
-      const port = /PORT (\d+)/.exec(line)?.[1];
-      if (port) resolve({ port, child });
+      const [, port, grpcPort] = /PORT (\d+) GRPC (\d+)/.exec(line) ?? [];
+      if (port && grpcPort) resolve({ port, grpcPort, child });
       else reject(new Error(`server said: ${line}`));
     });
   });
@@ -80,7 +80,7 @@ async function main(): Promise<void> {
   const loadBefore = load();
   const built = await buildClient();
   if (!built) process.stderr.write('client build failed: import time from sources only\n');
-  const { port } = await startServer();
+  const { port, grpcPort } = await startServer();
   const rounds: RoundResults[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     const order = ENTRIES.map((_, i) => ENTRIES[(i + round) % ENTRIES.length]!);
@@ -102,6 +102,7 @@ async function main(): Promise<void> {
         here('./worker.ts'),
         client.id,
         port,
+        grpcPort,
       ];
       if (quick) args.push('--quick');
       try {

@@ -3,13 +3,21 @@
  * (JSON, SSE, SSE with notifications before the result), SSE parse rate, heap growth, handles
  * left after close. Prints one JSON line.
  *
- * Usage: node --expose-gc --conditions=@toolwire/source bench/worker.ts <client-id> <port> [--quick]
+ * Usage: node --expose-gc --conditions=@toolwire/source bench/worker.ts <client-id> <port> <grpc-port>
+ *          [--quick]
  */
 import { request } from 'node:http';
 import type { Driver } from './drivers/driver.ts';
 import { heapGrowth, type LoadFigures, load, parseRate } from './measure.ts';
 import { ENTRIES } from './modules.ts';
-import { NOTIFY_COUNT, STATS_PATH, STREAM_SIZES, TCP_CONNECTION, TOOLS } from './protocol.ts';
+import {
+  GRPC_PATH,
+  NOTIFY_COUNT,
+  STATS_PATH,
+  STREAM_SIZES,
+  TCP_CONNECTION,
+  TOOLS,
+} from './protocol.ts';
 import { median } from './stats.ts';
 
 export interface WorkerResult {
@@ -24,12 +32,15 @@ export interface WorkerResult {
   handlesLeft: string[];
 }
 
-const [id, portText] = process.argv.slice(2);
+const [id, portText, grpcPortText] = process.argv.slice(2);
 const quick = process.argv.includes('--quick');
 const entry = ENTRIES.find((client) => client.id === id);
-if (!entry || !portText) throw new Error('usage: worker.ts <client-id> <port> [--quick]');
+if (!entry || !portText || !grpcPortText) {
+  throw new Error('usage: worker.ts <client-id> <port> <grpc-port> [--quick]');
+}
 const origin = `http://127.0.0.1:${portText}`;
-const url = `${origin}${entry.path}`;
+const url =
+  entry.path === GRPC_PATH ? `grpc://127.0.0.1:${grpcPortText}` : `${origin}${entry.path}`;
 
 const SIZES = quick
   ? { connects: 3, load: { warmup: 100, count: 600, maxMs: 400 }, parse: 3, heap: 1000 }
@@ -61,6 +72,9 @@ let breakdown: Record<string, number> = {};
 // An adapter's connect is its client's plus a tool listing: only its calls are measured. A stdio
 // client's connect starts a process the HTTP server does not see: only its calls are measured.
 const callsOnly = entry.adapter === true || entry.stdio === true;
+// Another transport beside its floor: its connect and JSON calls; SSE, parse and heap growth are
+// HTTP's (or the same code's) and measured there.
+const jsonOnly = callsOnly || entry.jsonOnly === true;
 for (let i = 0; i < (callsOnly ? 0 : SIZES.connects); i++) {
   await serverCounts();
   const t0 = performance.now();
@@ -78,7 +92,7 @@ for (let i = 0; i < (callsOnly ? 0 : SIZES.connects); i++) {
 // Heap growth first, on its own client: the load scenarios leave garbage (latency arrays, GC
 // profiles, megabyte strings) whose collection would show up as a negative growth.
 let heapPer1000 = Number.NaN;
-if (!callsOnly) {
+if (!jsonOnly) {
   const heapSession = await driver.connect(url);
   heapPer1000 = await heapGrowth(heapSession, TOOLS.json, SIZES.heap);
   await heapSession.close();
@@ -87,8 +101,8 @@ if (!callsOnly) {
 const session = await driver.connect(url);
 const figures: Record<string, LoadFigures> = {};
 // An adapter adds the same work to every call, whatever the answer's shape: JSON is enough.
-// stdio answers are lines, never SSE.
-for (const [kind, tool] of callsOnly
+// stdio answers are lines, gRPC answers messages, never SSE.
+for (const [kind, tool] of jsonOnly
   ? ([['JSON', TOOLS.json]] as const)
   : ([
       ['JSON', TOOLS.json],
@@ -99,7 +113,7 @@ for (const [kind, tool] of callsOnly
   }
 }
 const parseMBps: Record<string, number> = {};
-if (!callsOnly) {
+if (!jsonOnly) {
   // Notifications before the result: each client decodes and dispatches them the way it does
   // with a log message nobody listens to.
   for (const concurrency of [1, 32]) {
