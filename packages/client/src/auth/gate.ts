@@ -29,27 +29,61 @@ export function gateFor(options: GateOptions): RequestGate | undefined {
   const auth = options.auth === undefined ? undefined : credentials(options);
   const source = options.headers;
   if (!auth && !source) return undefined;
-  const origin = new URL(options.url).origin;
+  const atServer = originCheck(options.url);
   return {
-    async headers(request) {
-      const extra = source ? await source(describe(request)) : {};
-      if (!auth || new URL(request.url).origin !== origin) return extra;
-      return { ...extra, ...(await auth.headers(request)) };
+    headers(request) {
+      // Credentials alone (nearly every client with auth): no frame of our own per request.
+      if (!source) return auth && atServer(request.url) ? auth.headers(request) : {};
+      return withSource(source, auth && atServer(request.url) ? auth : undefined, request);
     },
     async refused(request, response) {
-      if (!auth || new URL(request.url).origin !== origin) return false;
+      if (!auth || !atServer(request.url)) return false;
       return auth.refused(request, response);
     },
+  };
+}
+
+async function withSource(
+  source: HeadersSource,
+  auth: RequestGate | undefined,
+  request: HttpRequest,
+): Promise<Record<string, string>> {
+  const extra = await source(describe(request));
+  return auth ? { ...extra, ...(await auth.headers(request)) } : extra;
+}
+
+/**
+ * Whether a URL is at the server's origin, where credentials may go. A client sends nearly
+ * every request to one URL: the last answer is kept, so a URL is not parsed per request.
+ */
+function originCheck(serverUrl: string): (url: string) => boolean {
+  const origin = new URL(serverUrl).origin;
+  let last = serverUrl;
+  let same = true;
+  return (url) => {
+    if (url !== last) {
+      same = new URL(url).origin === origin;
+      last = url;
+    }
+    return same;
   };
 }
 
 /** The auth option as a gate of its own: a token, a token source, a provider, or OAuth. */
 function credentials(options: GateOptions): RequestGate {
   const auth = options.auth!;
-  if (typeof auth === 'string') return bearer(() => auth, false);
+  if (typeof auth === 'string') return fixedBearer(auth);
   if (typeof auth === 'function') return bearer(auth, true);
   if (isProvider(auth)) return provided(auth);
   return lazyOAuth(auth, options);
+}
+
+/** A token given outright: the same header on every request, and a 401 stands. */
+function fixedBearer(token: string): RequestGate {
+  const gate = bearer(() => token, false);
+  if (token === '') return gate; // refused on each request, as a source's empty token is
+  const header = { authorization: `Bearer ${token}` };
+  return { headers: () => header, refused: gate.refused };
 }
 
 /** A bearer token; a source is asked again after a 401, once per request. */
