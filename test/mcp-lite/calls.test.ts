@@ -138,6 +138,65 @@ describe('response_type', () => {
     expect(booked.content).toEqual([{ type: 'text', text: 'Booked Chez Ada for 4.' }]);
   });
 
+  test('a redeem that asks is answered by the handler, and the same redeem carries the answer', async () => {
+    // The seed lets any answer be an elicitation, a redeem's too: the reference server has no
+    // such tool, so a small server plays one.
+    const redeems: unknown[] = [];
+    await using server = await startFaultServer([
+      http.post('*/listtools', () =>
+        HttpResponse.json([
+          { name: 'report', inputSchema: {} },
+          { name: 'redeem', inputSchema: {} },
+        ]),
+      ),
+      http.post('*/calltools', async ({ request }) => {
+        const { id, params } = (await request.json()) as {
+          id: string;
+          params: { name: string; arguments: Record<string, unknown> };
+        };
+        const result = (body: Record<string, unknown>) =>
+          HttpResponse.json({ jsonrpc: '2.0', id, result: body });
+        if (params.name === 'report') {
+          return result({ content: [], _meta: { response_type: 'promise', promise_token: 'p1' } });
+        }
+        redeems.push(params.arguments);
+        if (params.arguments['signer'] === undefined) {
+          return result({
+            content: ['Who signs the report?'],
+            _meta: {
+              response_type: 'elicitation',
+              elicitation: {
+                message: 'Who signs the report?',
+                requestedSchema: { type: 'object', properties: { signer: { type: 'string' } } },
+              },
+            },
+          });
+        }
+        return result({ content: [`Signed by ${String(params.arguments['signer'])}.`] });
+      }),
+    ]);
+    const asked: string[] = [];
+    const states: string[] = [];
+    await using client = createMcpClient(server.url, {
+      dialect: 'mcp-lite',
+      ...fast,
+      onElicitation: (request) => {
+        asked.push(request.message);
+        return { action: 'accept', content: { signer: 'Ada' } };
+      },
+    });
+    const result = await client.callTool(
+      'report',
+      {},
+      { onStatus: (status) => states.push(status.state) },
+    );
+    expect(result.content).toEqual([{ type: 'text', text: 'Signed by Ada.' }]);
+    expect(asked).toEqual(['Who signs the report?']);
+    // The first redeem asked; the second is the same redeem with the answer among its arguments.
+    expect(redeems).toEqual([{ promise: 'p1' }, { promise: 'p1', signer: 'Ada' }]);
+    expect(states).toEqual(['pending', 'input_required', 'done']);
+  });
+
   test('request-for-more-resource is a MoreResourceRequiredError carrying the answer', async () => {
     await using lite = await liteServer();
     const error = await lite.client.callTool('render_video', { minutes: 90 }).catch((e) => e);

@@ -1,29 +1,29 @@
 /**
- * The call loop, written once for every dialect: let the dialect adapt the operation to its era,
- * send it, then act on the Outcome. A server that needs input gets it from the application's
- * handlers and the call is sent again (2026-07-28 `input_required`; 2025-11-25 -32042 URL
- * elicitations), within `maxInputRounds`. A server that defers the call (a task, a promise) is
- * waited on until the answer is in (redeem.ts), or, with `autoRedeem` off, the call ends with
- * the handle.
+ * One call, written once for every dialect, in two plain steps. First the rounds of input: let
+ * the dialect adapt the operation to its era and send it; a server that needs answers gets them
+ * from the application's handlers and the call is sent again (2026-07-28 `input_required`;
+ * 2025-11-25 -32042 URL elicitations), within `maxInputRounds`. Then, if the server deferred the
+ * call (a task, a promise), the wait until the answer is in (redeem.ts), answering what the work
+ * asks on the way; with `autoRedeem` off, the call ends with the handle instead.
  */
-import type { Dialect, Operation, SendContext } from './dialects/dialect.ts';
+import type { Ask, Dialect, Operation, SendContext } from './dialects/dialect.ts';
 import {
   InputRequiredError,
   InputRoundsExceededError,
   type McpError,
   UrlElicitationRequiredError,
 } from './errors.ts';
-import type { Question, Responder } from './handlers/responder.ts';
 import type { UrlCompletions } from './handlers/url-completions.ts';
 import type { CallHandle } from './handles.ts';
 import type { JsonObject } from './jsonrpc.ts';
-import type { InputRequest, Outcome } from './outcome.ts';
+import type { Outcome, Question } from './outcome.ts';
 import { type CallStatus, Deferral, type RedeemSupport } from './redeem.ts';
 import { step } from './telemetry/span.ts';
 
 /** What the call loop needs to answer a server's questions and wait for deferred work. */
 export interface CallSupport extends RedeemSupport {
-  responder: Responder;
+  /** Answers the server's questions: the same `ask` the dialects are given. */
+  ask: Ask;
   maxInputRounds: number;
   urlCompletions: UrlCompletions;
   /** Wait for deferred work (true), or end the call with its handle (false). */
@@ -39,11 +39,17 @@ export interface CallContext extends SendContext {
 /** Where a call starts: an operation to send, or deferred work to go on waiting for. */
 export type CallStart = { operation: Operation } | { handle: CallHandle };
 
-/**
- * Results the server gave only after the user or the model answered something: they are never
- * cached, as the next read must ask again.
- */
-export const answeredAfterInput = new WeakSet<JsonObject>();
+/** What a call gave back. */
+export interface CallResult {
+  result: JsonObject;
+  /**
+   * The server gave it only after the user or the model answered something: it is never cached,
+   * as the next read must ask again.
+   */
+  afterInput: boolean;
+}
+
+type Pending = Extract<Outcome, { kind: 'pending' }>;
 
 /** The pause before asking again about a URL flow the user is still in: doubling, capped. */
 const URL_WAIT_MS = { first: 500, max: 5_000 } as const;
@@ -53,61 +59,72 @@ export async function runCall(
   start: CallStart,
   context: CallContext,
   support: CallSupport,
-): Promise<JsonObject> {
-  let adapted: Operation | undefined | Promise<Operation | undefined>;
+): Promise<CallResult> {
   if ('handle' in start) {
-    adapted = { method: 'tools/call', params: { name: start.handle.tool }, idempotent: false };
-  } else {
-    adapted = dialect.adapt(start.operation);
-    // Most operations are sent as they are: no turn of the event loop for them.
-    if (adapted instanceof Promise) adapted = await adapted;
+    const { handle } = start;
+    const asking = new Asking(support, context, { method: 'tools/call', tool: handle.tool });
+    const deferral = new Deferral(dialect, handle, context, support, context.onStatus);
+    return { result: await waitFor(deferral, asking), afterInput: asking.asked };
   }
+  let operation = dialect.adapt(start.operation);
+  // Most operations are sent as they are: no turn of the event loop for them.
+  if (operation instanceof Promise) operation = await operation;
   // The dialect took care of it without a request (a modern log level, say).
-  if (!adapted) return {};
-  const tool = 'handle' in start ? start.handle.tool : adapted.tool;
-  const asking = new Asking(support, context, { method: adapted.method, tool });
-  let deferral =
-    'handle' in start
-      ? new Deferral(dialect, start.handle, context, support, context.onStatus)
-      : undefined;
-  let outcome: Outcome | undefined;
-  let next = adapted;
+  if (!operation) return { result: {}, afterInput: false };
+  const { method, tool } = operation;
+  const asking = new Asking(support, context, { method, tool });
+  const answer = await inputRounds(dialect, operation, context, asking);
+  if (answer.kind === 'complete') {
+    if (asking.asked) context.onStatus?.({ state: 'done' });
+    return { result: answer.result, afterInput: asking.asked };
+  }
+  const handle = Deferral.handleFor(answer, dialect, support.url, tool ?? '');
+  const deferral = new Deferral(dialect, handle, context, support, context.onStatus);
+  await deferral.begin(answer);
+  const result = support.autoRedeem
+    ? await waitFor(deferral, asking)
+    : deferredResult(answer, handle);
+  return { result, afterInput: asking.asked };
+}
+
+/**
+ * Step one: send, answer what the server asks, send again, until it answers or defers the call.
+ * A failure the handlers cannot fix ends the call.
+ */
+async function inputRounds(
+  dialect: Dialect,
+  operation: Operation,
+  context: CallContext,
+  asking: Asking,
+): Promise<Extract<Outcome, { kind: 'complete' }> | Pending> {
+  let next = operation;
   for (;;) {
-    const pending = outcome?.kind === 'pending' ? outcome : undefined;
-    outcome = deferral
-      ? await deferral.wait(pending, (requests) => asking.answerAll(requests))
-      : await dialect.send(next, context);
+    const outcome = await dialect.send(next, context);
     switch (outcome.kind) {
       case 'complete':
-        await deferral?.end();
-        if (asking.asked) answeredAfterInput.add(outcome.result);
-        if (asking.asked && !deferral) context.onStatus?.({ state: 'done' });
-        return outcome.result;
+      case 'pending':
+        return outcome;
       case 'failure':
-        if (deferral) throw await deferral.fail(outcome.error);
         if (!(outcome.error instanceof UrlElicitationRequiredError)) throw outcome.error;
         await asking.finishUrlElicitations(outcome.error);
-        next = adapted;
+        next = operation;
         break;
       case 'input': {
         context.onStatus?.({ state: 'input_required' });
-        const responses = await asking.answerAll(outcome.requests);
-        next = outcome.retry?.(responses) ?? retryWith(adapted, responses, outcome.state);
-        // Input asked for on a redeem goes back the way the dialect says (MCP-lite: the same
-        // redeem, the answers with it), outside the wait.
-        await deferral?.end();
-        deferral = undefined;
-        break;
-      }
-      case 'pending': {
-        if (deferral) break;
-        const handle = Deferral.handleFor(outcome, dialect, support.url, tool ?? '');
-        deferral = new Deferral(dialect, handle, context, support, context.onStatus);
-        await deferral.begin();
-        if (!support.autoRedeem) return deferredResult(outcome, handle);
+        const responses = await asking.answerAll(outcome.questions);
+        next = outcome.retry?.(responses) ?? retryWith(operation, responses, outcome.state);
         break;
       }
     }
+  }
+}
+
+/** Step two: wait for the deferred work; what it asks on the way is answered and sent. */
+async function waitFor(deferral: Deferral, asking: Asking): Promise<JsonObject> {
+  for (;;) {
+    const waited = await deferral.wait();
+    if (waited.kind === 'complete') return waited.result;
+    await deferral.provide(asking.answerAll(waited.questions));
   }
 }
 
@@ -115,10 +132,7 @@ export async function runCall(
  * With `autoRedeem` off, a deferred call ends at once: a text naming the work (the model that
  * holds MCP-lite's `redeem` tool needs the token), and the handle for `client.redeem`.
  */
-function deferredResult(
-  outcome: Extract<Outcome, { kind: 'pending' }>,
-  handle: CallHandle,
-): JsonObject {
+function deferredResult(outcome: Pending, handle: CallHandle): JsonObject {
   const what =
     handle.kind === 'promise'
       ? `The server is working on it: redeem promise token ${handle.id} to get the result`
@@ -174,15 +188,15 @@ class Asking {
     this.#where = where;
   }
 
-  /** One round of `input_required`: every request answered, concurrently, or the call fails. */
-  answerAll(requests: Record<string, InputRequest>): Promise<Record<string, JsonObject>> {
-    const asked = { 'toolwire.input.requests': Object.keys(requests).join(',') };
-    return step(this.#context.deadline, 'input', asked, () => this.#answerAll(requests));
+  /** One round of `input_required`: every question answered, concurrently, or the call fails. */
+  answerAll(questions: Record<string, Question>): Promise<Record<string, JsonObject>> {
+    const asked = { 'toolwire.input.requests': Object.keys(questions).join(',') };
+    return step(this.#context.deadline, 'input', asked, () => this.#answerAll(questions));
   }
 
-  async #answerAll(requests: Record<string, InputRequest>): Promise<Record<string, JsonObject>> {
+  async #answerAll(questions: Record<string, Question>): Promise<Record<string, JsonObject>> {
     this.asked = true;
-    const entries = Object.entries(requests);
+    const entries = Object.entries(questions);
     const onlyUrlWaits = entries.length > 0 && entries.every(([, q]) => this.#isAcceptedUrl(q));
     // Waiting on a URL flow the user is in involves no one: it is bounded by the deadline alone.
     if (onlyUrlWaits) await this.#pauseForUrls(entries.map(([, q]) => urlKey(q)));
@@ -191,7 +205,7 @@ class Asking {
     const signal = AbortSignal.any([this.#context.deadline.signal, stop.signal]);
     const answers = entries.map(async ([key, question]) => {
       if (this.#isAcceptedUrl(question)) return [key, { action: 'accept' }] as const;
-      const answer = await this.#input.responder.answer(question, {
+      const answer = await this.#input.ask(question, {
         signal,
         tool: this.#where.tool,
       });
@@ -235,7 +249,7 @@ class Asking {
   }
 
   async #answerUrl(question: Question, error: McpError): Promise<unknown> {
-    const answer = await this.#input.responder.answer(question, {
+    const answer = await this.#input.ask(question, {
       signal: this.#context.deadline.signal,
       tool: this.#where.tool,
     });

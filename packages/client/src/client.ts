@@ -8,15 +8,16 @@ import { visibleToModel, withUi } from './apps.ts';
 import { gateFor } from './auth/gate.ts';
 import { ResultCache } from './cache.ts';
 import {
-  answeredAfterInput,
   type CallContext,
+  type CallResult,
   type CallStart,
   type CallSupport,
   runCall,
 } from './call.ts';
 import { Deadline, raceAbort } from './deadline.ts';
-import type { Dialect, Operation, Progress } from './dialects/dialect.ts';
+import type { Ask, Dialect, Operation, Progress } from './dialects/dialect.ts';
 import {
+  asError,
   ClientClosedError,
   type ErrorContext,
   HeaderMismatchError,
@@ -140,6 +141,8 @@ export class McpClient implements AsyncDisposable {
   /** Each tool listing as models see it (`listTools({ forModel: true })`). */
   readonly #forModel = new WeakMap<Tool[], Tool[]>();
   readonly #input: CallSupport;
+  /** Where every question the server asks goes, from a dialect or the call loop. */
+  readonly #ask: Ask;
   #closing: Promise<void> | undefined;
   /** Where spans go: `undefined` until the first operation asks, `null` when nowhere. */
   #observer: Observer | null | undefined;
@@ -149,13 +152,15 @@ export class McpClient implements AsyncDisposable {
   constructor(server: ServerTarget, options: ClientOptions = {}) {
     this.#options = resolveOptions(server, options);
     this.url = this.#options.url;
+    const responder = new Responder(this.#options.handlers, () => ({
+      name: this.#dialect?.server.serverInfo.name ?? '',
+      version: this.#dialect?.server.serverInfo.version ?? '',
+      protocolVersion: this.#dialect?.server.protocolVersion ?? '',
+      url: this.url,
+    }));
+    this.#ask = (question, context) => responder.answer(question, context);
     this.#input = {
-      responder: new Responder(this.#options.handlers, () => ({
-        name: this.#dialect?.server.serverInfo.name ?? '',
-        version: this.#dialect?.server.serverInfo.version ?? '',
-        protocolVersion: this.#dialect?.server.protocolVersion ?? '',
-        url: this.url,
-      })),
+      ask: this.#ask,
       maxInputRounds: this.#options.maxInputRounds,
       urlCompletions: new UrlCompletions(),
       autoRedeem: this.#options.autoRedeem,
@@ -280,12 +285,12 @@ export class McpClient implements AsyncDisposable {
       );
     let raw: JsonObject;
     try {
-      raw = await call();
+      ({ result: raw } = await call());
     } catch (error) {
       if (error instanceof HeaderMismatchError && tool) {
         // The headers mirror the tool's schema; a mismatch means the schema changed. Look again, once.
         tool = (await this.listTools({ ...options, refresh: true })).find((t) => t.name === name);
-        raw = await call();
+        ({ result: raw } = await call());
       } else if (error instanceof JsonRpcError && !tool) {
         const available = (await this.listTools(options)).map((t) => t.name);
         throw new ToolNotFoundError(available, { ...context, cause: error });
@@ -313,10 +318,10 @@ export class McpClient implements AsyncDisposable {
     if (checked.url !== this.url) {
       throw usageError(`the handle belongs to ${checked.url}, this client to ${this.url}`);
     }
-    const raw = await this.#request({ handle: checked }, options);
+    const { result } = await this.#request({ handle: checked }, options);
     const context = { url: this.url, method: 'tools/call', tool: checked.tool };
     const tool = await this.#toolNamed(checked.tool, options);
-    return finished(raw, () => tool?.outputSchema, context);
+    return finished(result, () => tool?.outputSchema, context);
   }
 
   /**
@@ -348,16 +353,15 @@ export class McpClient implements AsyncDisposable {
     return this.#cache.get(
       `resources/read ${uri}`,
       async () => {
-        const result = await this.#request(
+        const { result, afterInput } = await this.#request(
           { method: 'resources/read', params: { uri }, idempotent: true },
           options,
         );
         expectArray(result, 'contents', 'resources/read', this.url);
         return {
           value: result as unknown as ReadResourceResult,
-          freshForMs: answeredAfterInput.has(result)
-            ? 0
-            : this.#dialect!.freshFor(result, 'resources/read'),
+          // What the user or the model answered for is never cached: the next read asks again.
+          freshForMs: afterInput ? 0 : this.#dialect!.freshFor(result, 'resources/read'),
         };
       },
       options.refresh,
@@ -388,7 +392,7 @@ export class McpClient implements AsyncDisposable {
     args: Record<string, string> = {},
     options: RequestOptions = {},
   ): Promise<GetPromptResult> {
-    const result = await this.#request(
+    const { result } = await this.#request(
       { method: 'prompts/get', params: { name, arguments: args }, idempotent: true },
       options,
     );
@@ -403,7 +407,7 @@ export class McpClient implements AsyncDisposable {
   ): Promise<CompleteResult> {
     const params: JsonObject = { ref, argument };
     if (options.context) params['context'] = options.context;
-    const result = await this.#request(
+    const { result } = await this.#request(
       { method: 'completion/complete', params, idempotent: true },
       options,
     );
@@ -494,7 +498,11 @@ export class McpClient implements AsyncDisposable {
     using deadline = this.#deadline(options, { url: this.url, method });
     for (let page = 1; ; page++) {
       const params = cursor === undefined ? undefined : { cursor };
-      const result = await this.#request({ method, params, idempotent: true }, options, deadline);
+      const { result } = await this.#request(
+        { method, params, idempotent: true },
+        options,
+        deadline,
+      );
       items.push(...(expectArray(result, key, method, this.url)[key] as T[]));
       freshForMs = Math.min(freshForMs, this.#dialect!.freshFor(result, method));
       const next = result['nextCursor'];
@@ -551,12 +559,14 @@ export class McpClient implements AsyncDisposable {
   /**
    * Runs one call under its deadline (`shared`, for the pages of one list), and settles what its
    * error says about the call: whether it may have run, and whether sending it again is safe.
+   * A call that fails ends its deadline: whatever it left running (a request a handler's failure
+   * abandoned, the handlers of its other questions) stops with it.
    */
   async #request(
     start: CallStart | Operation,
     options: CallToolOptions,
     shared?: Deadline,
-  ): Promise<JsonObject> {
+  ): Promise<CallResult> {
     const call: CallStart = 'method' in start ? { operation: start } : start;
     const where =
       'operation' in call
@@ -579,7 +589,7 @@ export class McpClient implements AsyncDisposable {
         if (gap && 'error' in gap) throw gap.error;
         if (gap) {
           span.end();
-          return gap.result;
+          return { result: gap.result, afterInput: false };
         }
       }
       if ('handle' in call && call.handle.dialect !== dialect.name) {
@@ -598,20 +608,21 @@ export class McpClient implements AsyncDisposable {
       if (onPartial) context.onPartial = onPartial;
       const sent = withTraceContext(call, dialect, span);
       // A call's own headers, on its own requests only (not on the listing that looked it up).
-      const raw =
+      const done =
         options.headers && where.method === 'tools/call'
           ? await callHeaders.run({ ...options.headers }, () =>
               runCall(dialect, sent, context, this.#input),
             )
           : await runCall(dialect, sent, context, this.#input);
-      span.end({ toolError: raw['isError'] === true });
-      return raw;
+      span.end({ toolError: done.result['isError'] === true });
+      return done;
     } catch (error) {
       const typed = settle(typedError(error, { url: this.url, ...where }), {
         mayHaveRun: deadline.mayHaveRun,
         idempotent,
       });
       span.end({ error: typed });
+      deadline.abort(asError(typed));
       throw typed;
     } finally {
       this.#calls.delete(deadline);
@@ -687,7 +698,7 @@ export class McpClient implements AsyncDisposable {
           stderr: (line) => this.#events.emit('stderr', line),
         },
         deadline,
-        this.#input.responder,
+        this.#ask,
       );
       span.set(connectedAttributes(dialect));
       span.end();

@@ -6,11 +6,10 @@
 import type { Dispatcher } from 'undici';
 import { StreamableHttpChannel } from './channels/streamable-http.ts';
 import type { Deadline } from './deadline.ts';
-import type { Dialect, DialectEvents } from './dialects/dialect.ts';
+import type { Ask, Dialect, DialectEvents } from './dialects/dialect.ts';
 import { withTasksExtension } from './dialects/mcp-stateless/tasks.ts';
 import { guardedVerdicts } from './guarded-verdicts.ts';
 import { clientCapabilities } from './handlers/capabilities.ts';
-import type { Responder } from './handlers/responder.ts';
 import type { JsonObject } from './jsonrpc.ts';
 import {
   HTTP_PROBES,
@@ -31,9 +30,9 @@ export function openDialect(
   dispatcher: Dispatcher | undefined,
   events: DialectEvents,
   deadline: Deadline,
-  responder: Responder,
+  ask: Ask,
 ): Promise<Dialect> {
-  if (options.stdio || !dispatcher) return openStdio(options, events, deadline, responder);
+  if (options.stdio || !dispatcher) return openStdio(options, events, deadline, ask);
   const http = {
     url: options.url,
     dispatcher,
@@ -58,7 +57,7 @@ export function openDialect(
     supportedVersions: LEGACY_VERSIONS,
     timeoutMs: options.timeoutMs,
     maxTimeoutMs: options.maxTimeoutMs,
-    responder,
+    ask,
   };
   // The legacy era keeps a session: a channel of its own, made for each attempt to open one.
   const session = { ...streams, timeoutMs: options.timeoutMs, maxTimeoutMs: options.maxTimeoutMs };
@@ -112,7 +111,7 @@ async function openStdio(
   options: ResolvedOptions,
   events: DialectEvents,
   deadline: Deadline,
-  responder: Responder,
+  ask: Ask,
 ): Promise<Dialect> {
   const stdio = options.stdio!;
   const { StdioChannel } = await import('./channels/stdio.ts');
@@ -156,7 +155,7 @@ async function openStdio(
               listen: options.listen,
               timeoutMs: options.timeoutMs,
               maxTimeoutMs: options.maxTimeoutMs,
-              responder,
+              ask,
             },
             channel,
             dialectEvents,

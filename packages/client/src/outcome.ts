@@ -20,8 +20,11 @@ export interface Operation {
   task?: boolean | undefined;
 }
 
-/** One question the server put to the client (elicitation, sampling, roots), keyed by the server. */
-export interface InputRequest {
+/**
+ * One question the server puts to the client (elicitation, sampling, roots): on a legacy stream
+ * a request of its own, at 2026-07-28 one of a result's `inputRequests`, keyed by the server.
+ */
+export interface Question {
   method: string;
   params?: JsonObject | undefined;
 }
@@ -47,14 +50,14 @@ export type Outcome =
    */
   | {
       kind: 'input';
-      requests: Record<string, InputRequest>;
+      questions: Record<string, Question>;
       state?: string | undefined;
       retry?: ((responses: Record<string, JsonObject>) => Operation) | undefined;
     }
   /**
    * The server accepted the work and will finish it later: ask again after `retryAfterMs` (the
-   * server's poll interval or estimate). A task that needs input names its `requests`; answers
-   * go back through the dialect's `provide`.
+   * server's poll interval or estimate). A task that needs input names its `questions`; the
+   * answers go back through the dialect's `provide`.
    */
   | {
       kind: 'pending';
@@ -62,16 +65,22 @@ export type Outcome =
       retryAfterMs?: number | undefined;
       status?: PendingStatus | undefined;
       message?: string | undefined;
-      requests?: Record<string, InputRequest> | undefined;
+      questions?: Record<string, Question> | undefined;
     }
   /** The call failed on the server's side with a protocol error. */
   | { kind: 'failure'; error: McpError };
 
 /**
+ * The Outcome of one look at deferred work: never `input`. Deferred work that needs answers is
+ * `pending` with its questions, answered through the dialect's `provide`.
+ */
+export type PollOutcome = Exclude<Outcome, { kind: 'input' }>;
+
+/**
  * The server's questions, checked: each must be a request (an object with a string `method`, and
  * object `params` if any). Returns what is wrong otherwise; the handlers never see a bad one.
  */
-export function inputRequestsOf(value: unknown): Record<string, InputRequest> | string {
+export function questionsOf(value: unknown): Record<string, Question> | string {
   if (!isObject(value)) return 'inputRequests that is not an object';
   for (const [key, request] of Object.entries(value)) {
     if (!isObject(request) || typeof request['method'] !== 'string') {
@@ -81,11 +90,15 @@ export function inputRequestsOf(value: unknown): Record<string, InputRequest> | 
       return `input request "${key}" whose params are not an object`;
     }
   }
-  return value as Record<string, InputRequest>;
+  return value as Record<string, Question>;
 }
 
 /** A result that does not say what its kind needs: a failure quoting the start of it. */
-export function malformedResult(detail: string, result: JsonObject, where: ErrorContext): Outcome {
+export function malformedResult(
+  detail: string,
+  result: JsonObject,
+  where: ErrorContext,
+): Extract<Outcome, { kind: 'failure' }> {
   return {
     kind: 'failure',
     error: new MalformedMessageError(detail, {

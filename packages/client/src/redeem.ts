@@ -8,7 +8,7 @@
  */
 import pRetry from 'p-retry';
 import { sleep } from './deadline.ts';
-import type { Dialect, SendContext } from './dialects/dialect.ts';
+import type { Dialect, PollOutcome, SendContext } from './dialects/dialect.ts';
 import {
   AbortedError,
   asError,
@@ -22,7 +22,7 @@ import {
 } from './errors.ts';
 import type { CallHandle, HandleStore } from './handles.ts';
 import type { JsonObject } from './jsonrpc.ts';
-import type { InputRequest, Outcome, PendingHandle } from './outcome.ts';
+import type { Outcome, PendingHandle, Question } from './outcome.ts';
 import { step } from './telemetry/span.ts';
 
 /** Where a deferred call stands, for a UI: reported as it changes. */
@@ -47,6 +47,14 @@ export interface RedeemSupport {
 }
 
 type Pending = Extract<Outcome, { kind: 'pending' }>;
+
+/** Where a wait stops: the work's answer, or questions it asks before it can go on. */
+export type WaitStep =
+  | { kind: 'complete'; result: JsonObject }
+  | { kind: 'asks'; questions: Record<string, Question> };
+
+/** One poll's end inside the wait: an outcome that is not `pending`, or questions to answer. */
+type Found = Exclude<PollOutcome, Pending> | { kind: 'asks'; questions: Record<string, Question> };
 
 /** The backoff between polls when the server gives no pace: 250 ms, doubling, up to 5 s. */
 const BACKOFF = { minDelayMs: 250, maxDelayMs: 5_000 } as const;
@@ -75,8 +83,12 @@ export class Deferral {
   readonly #context: SendContext;
   readonly #support: RedeemSupport;
   readonly #onStatus: ((status: CallStatus) => void) | undefined;
-  /** Input request keys already answered: a task lists them until it takes the answers in. */
+  /** Question keys already answered: a task lists them until it takes the answers in. */
   readonly #answered = new Set<string>();
+  /** The server's last word on pace (its deferral, or what asked): the next wait starts by it. */
+  #pace: Pending | undefined;
+  /** What the server said in reply to answers, to be taken as the next poll's outcome. */
+  #ready: PollOutcome | undefined;
   #last = '';
 
   constructor(
@@ -109,58 +121,105 @@ export class Deferral {
     };
   }
 
-  /** Records the handle and tells the caller the call was deferred. */
-  async begin(): Promise<void> {
+  /**
+   * Records the handle and tells the caller the call was deferred; `outcome` (the server's
+   * deferral) paces the first poll.
+   */
+  async begin(outcome: Pending): Promise<void> {
+    this.#pace = outcome;
     await this.#store('save', this.#handle);
     this.#report({ state: 'pending', handle: this.#handle });
   }
 
   /**
-   * Polls until the work has an answer, waiting `first.retryAfterMs` before the first poll.
-   * `answer` runs a task's input requests through the handlers.
+   * Polls until the work has an answer, or asks something a `provide` must answer first. The
+   * first poll waits for the server's pace when the wait follows a deferral or an answer.
    */
-  async wait(
-    first: Pending | undefined,
-    answer: (requests: Record<string, InputRequest>) => Promise<Record<string, JsonObject>>,
-  ): Promise<Outcome> {
-    const signal = this.#context.deadline.signal;
+  async wait(): Promise<WaitStep> {
     const dialect = this.#dialect;
     if (!dialect.poll) throw new NotSupportedError(dialect.name, { method: 'redeem' });
-    const poll = dialect.poll;
+    let found: Found;
     try {
-      if (first) await sleep(hint(first) ?? BACKOFF.minDelayMs, signal);
-      return await pRetry(
-        async () => {
-          const outcome = await this.#poll(poll);
-          if (outcome.kind !== 'pending') return outcome;
-          await this.#observe(outcome, answer);
-          throw new StillPending(outcome);
-        },
-        {
-          retries: Number.POSITIVE_INFINITY,
-          minTimeout: BACKOFF.minDelayMs,
-          maxTimeout: BACKOFF.maxDelayMs,
-          factor: 2,
-          randomize: true,
-          signal,
-          // The server's pace, when it gives one, replaces the backoff (and does not grow it).
-          shouldConsumeRetry: ({ error }) =>
-            !(error instanceof StillPending && hint(error.outcome) !== undefined),
-          shouldRetry: async ({ error }) => {
-            if (!(error instanceof StillPending)) return false;
-            const ms = hint(error.outcome);
-            if (ms !== undefined) await sleep(ms, signal);
-            return true;
-          },
-        },
-      );
+      found = await this.#untilFound(dialect.poll);
+    } catch (error) {
+      throw await this.#interrupted(error);
+    }
+    switch (found.kind) {
+      case 'asks':
+        return found;
+      case 'failure':
+        throw await this.#fail(found.error);
+      case 'complete':
+        await this.end();
+        return found;
+    }
+  }
+
+  /**
+   * Sends the answers to what the work asked. An answer the server gives at once (MCP-lite's
+   * redeem) is the next wait's first step; otherwise the next poll tells.
+   */
+  async provide(answers: Promise<Record<string, JsonObject>>): Promise<void> {
+    try {
+      const responses = await answers;
+      const provide = this.#dialect.provide!;
+      const asked = Object.keys(responses);
+      const outcome = await provide.call(this.#dialect, this.#pending, responses, this.#context);
+      // Answers taken in with their reply: nothing is left for the work to list as asked.
+      if (outcome) this.#answered.clear();
+      else for (const key of asked) this.#answered.add(key);
+      this.#ready = outcome;
     } catch (error) {
       throw await this.#interrupted(error);
     }
   }
 
+  async #untilFound(poll: NonNullable<Dialect['poll']>): Promise<Found> {
+    const signal = this.#context.deadline.signal;
+    const ready = this.#ready;
+    this.#ready = undefined;
+    if (ready && ready.kind !== 'pending') return ready;
+    if (ready) {
+      const questions = await this.#observe(ready);
+      if (questions) {
+        this.#pace = ready;
+        return { kind: 'asks', questions };
+      }
+    }
+    const pace = ready ?? this.#pace;
+    if (pace) await sleep(hint(pace) ?? BACKOFF.minDelayMs, signal);
+    return await pRetry(
+      async (): Promise<Found> => {
+        const outcome = await this.#poll(poll);
+        if (outcome.kind !== 'pending') return outcome;
+        const questions = await this.#observe(outcome);
+        if (!questions) throw new StillPending(outcome);
+        // The next wait goes at the server's pace, after the answers.
+        this.#pace = outcome;
+        return { kind: 'asks', questions };
+      },
+      {
+        retries: Number.POSITIVE_INFINITY,
+        minTimeout: BACKOFF.minDelayMs,
+        maxTimeout: BACKOFF.maxDelayMs,
+        factor: 2,
+        randomize: true,
+        signal,
+        // The server's pace, when it gives one, replaces the backoff (and does not grow it).
+        shouldConsumeRetry: ({ error }) =>
+          !(error instanceof StillPending && hint(error.outcome) !== undefined),
+        shouldRetry: async ({ error }) => {
+          if (!(error instanceof StillPending)) return false;
+          const ms = hint(error.outcome);
+          if (ms !== undefined) await sleep(ms, signal);
+          return true;
+        },
+      },
+    );
+  }
+
   /** One look at the work, as a `poll` span that says what it found. */
-  #poll(poll: NonNullable<Dialect['poll']>): Promise<Outcome> {
+  #poll(poll: NonNullable<Dialect['poll']>): Promise<PollOutcome> {
     const pending = this.#pending;
     const kind = { 'toolwire.handle.kind': pending.kind };
     return step(this.#context.deadline, `poll ${pending.kind}`, kind, async (span) => {
@@ -182,17 +241,17 @@ export class Deferral {
    * expired) ends it; any other failure leaves the handle stored, for a later redeem. Returns
    * the error, carrying the handle.
    */
-  async fail(error: McpError): Promise<McpError> {
+  async #fail(error: McpError): Promise<McpError> {
     withHandle(error, this.#handle);
     if (DEFINITE.some((kind) => error instanceof kind)) await this.end();
     return error;
   }
 
-  /** A poll found the work alive: note what changed, and answer what the task asks. */
-  async #observe(
-    outcome: Pending,
-    answer: (requests: Record<string, InputRequest>) => Promise<Record<string, JsonObject>>,
-  ): Promise<void> {
+  /**
+   * A poll found the work alive: note what changed. Returns what it asks that is not answered
+   * yet, if the dialect can take answers.
+   */
+  async #observe(outcome: Pending): Promise<Record<string, Question> | undefined> {
     if (this.#support.extendOnLife) this.#context.deadline.extend();
     if (outcome.handle.id !== this.#pending.id) await this.#renew(outcome);
     this.#report({
@@ -200,13 +259,11 @@ export class Deferral {
       handle: this.#handle,
       message: outcome.message,
     });
-    const fresh = Object.entries(outcome.requests ?? {}).filter(
+    const fresh = Object.entries(outcome.questions ?? {}).filter(
       ([key]) => !this.#answered.has(key),
     );
-    if (fresh.length === 0 || !this.#dialect.provide) return;
-    const responses = await answer(Object.fromEntries(fresh));
-    await this.#dialect.provide(this.#pending, responses, this.#context);
-    for (const [key] of fresh) this.#answered.add(key);
+    if (fresh.length === 0 || !this.#dialect.provide) return undefined;
+    return Object.fromEntries(fresh);
   }
 
   /** An MCP-lite promise renewed under a new token: the new one replaces the old in the store. */

@@ -3,12 +3,13 @@
  * into an `Outcome`; it knows nothing of the call loop, the caches or the handlers.
  */
 import type { Deadline } from '../deadline.ts';
+import type { McpError } from '../errors.ts';
 import type { JsonObject, JsonRpcNotification } from '../jsonrpc.ts';
-import type { Operation, Outcome, PendingHandle } from '../outcome.ts';
+import type { Operation, Outcome, PendingHandle, PollOutcome, Question } from '../outcome.ts';
 import type { ContentBlock, Tool } from '../types.ts';
 
 // The request a dialect is handed is part of the waist it shares with the call loop.
-export type { Operation } from '../outcome.ts';
+export type { Operation, PollOutcome } from '../outcome.ts';
 
 /** Progress the server reported for one call. */
 export interface Progress {
@@ -24,6 +25,26 @@ export interface SendContext {
   /** Set when the caller wants the result as it streams; the dialect then asks for a stream. */
   onPartial?: ((content: ContentBlock[]) => void) | undefined;
 }
+
+/** Where and for whom a question is asked. */
+export interface AskContext {
+  /** Fires when the answer is no longer wanted (the call ended, the server cancelled). */
+  signal: AbortSignal;
+  /** The tool whose call the question belongs to, when known. */
+  tool?: string | undefined;
+}
+
+/** The answer to send, or the error that ends the call and the reply the server gets instead. */
+export type Answer =
+  | { ok: true; result: JsonObject }
+  | { ok: false; error: McpError; reply: { code: number; message: string } };
+
+/**
+ * Where a dialect hands every question the server asks, whichever way it came (a request on a
+ * legacy stream, a 2026-07-28 `input_required`): the application's handlers, above the dialects,
+ * answer it. Never rejects: a failure is an `Answer` too.
+ */
+export type Ask = (question: Question, context: AskContext) => Promise<Answer>;
 
 /** What the server said about itself when the connection was set up. */
 export interface ServerDescription {
@@ -67,13 +88,17 @@ export interface Dialect {
    * Asks once where deferred work stands: its final Outcome, or `pending` again. Dialects whose
    * servers never defer leave it out.
    */
-  poll?(handle: PendingHandle, context: SendContext): Promise<Outcome>;
-  /** Sends the answers to a task's input requests (2026-07-28 `tasks/update`). */
+  poll?(handle: PendingHandle, context: SendContext): Promise<PollOutcome>;
+  /**
+   * Sends the answers to the questions deferred work asked (2026-07-28 `tasks/update`). Returns
+   * what the server said in return when the answers bring it at once (MCP-lite's `redeem`, which
+   * carries them), else `undefined`: the next poll tells.
+   */
   provide?(
     handle: PendingHandle,
     responses: Record<string, JsonObject>,
     context: SendContext,
-  ): Promise<void>;
+  ): Promise<PollOutcome | undefined>;
   /** Asks the server to stop deferred work. Best effort: `signal` bounds the wait, never throws. */
   cancel?(handle: PendingHandle, signal: AbortSignal): Promise<void>;
   /**

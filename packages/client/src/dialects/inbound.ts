@@ -1,13 +1,12 @@
 /**
- * Requests the server sends us (2025 revisions): `ping`, and the questions the application's
- * handlers answer. Each is answered by its own POST with the server's id, which lives in a
- * namespace apart from ours; several may run at once, and the server may cancel any of them.
+ * Requests the server sends us (2025 revisions): `ping`, and the questions, handed to the `ask`
+ * the dialect was given. Each is answered by its own message with the server's id, which lives
+ * in a namespace apart from ours; several may run at once, and the server may cancel any of them.
  * A question that came on a call's own stream belongs to that call: it runs under the call's
- * deadline, and when it cannot be answered the call fails with the reason.
+ * deadline, and when it cannot be answered the call fails with the reason, through its waiter.
  */
 import { Deadline } from '../deadline.ts';
 import { asError, ClientClosedError } from '../errors.ts';
-import type { Responder } from '../handlers/responder.ts';
 import {
   failure,
   type JsonRpcMessage,
@@ -15,12 +14,13 @@ import {
   type RequestId,
   success,
 } from '../jsonrpc.ts';
-import type { DialectEvents } from './dialect.ts';
+import type { Ask, DialectEvents } from './dialect.ts';
 import type { Waiter } from './router.ts';
 
 export interface InboundConfig {
   url: string;
-  responder: Responder;
+  /** Answers the server's questions (the application's handlers, above the dialects). */
+  ask: Ask;
   /** How long a question that belongs to no call may take to answer. */
   timeoutMs: number;
 }
@@ -81,7 +81,7 @@ export class Inbound {
           context: { url: this.#config.url, method: request.method },
         });
     const limit = (call?.deadline ?? own)!.signal;
-    const answer = await this.#config.responder.answer(request, {
+    const answer = await this.#config.ask(request, {
       signal: AbortSignal.any([cancelled, limit]),
       tool: call?.tool,
     });
@@ -89,7 +89,7 @@ export class Inbound {
     if (!cancelled.aborted) {
       // The call cannot go on as the server meant it to: end it with the reason, not the
       // server's later reaction to our refusal.
-      if (call?.deadline && !call.deadline.signal.aborted) call.deadline.abort(answer.error);
+      if (call?.fail) call.fail(answer.error);
       else if (!call) this.#events.warning(answer.error);
     }
     return failure(request.id, answer.reply);

@@ -5,7 +5,7 @@
  * request's (after a resume), so routing is by id, never by stream.
  */
 import type { Deadline } from '../deadline.ts';
-import { MalformedMessageError } from '../errors.ts';
+import { MalformedMessageError, type McpError } from '../errors.ts';
 import type { Incoming, JsonRpcRequest, JsonRpcResponse, RequestId } from '../jsonrpc.ts';
 import type { DialectEvents, Progress } from './dialect.ts';
 
@@ -23,6 +23,11 @@ export interface Waiter {
   arrived?: (() => void) | undefined;
   /** The call's deadline: questions the server asks on the call's stream live under it. */
   deadline?: Deadline | undefined;
+  /**
+   * Ends the call with `error` at once: a question on its stream that the client cannot answer
+   * means the call cannot go on as the server meant it to. Set by the dialect while it waits.
+   */
+  fail?: ((error: McpError) => void) | undefined;
   /** The tool being called, for the handlers' context and error messages. */
   tool?: string | undefined;
 }

@@ -1,9 +1,12 @@
 /**
  * Answers one question from the server (elicitation, sampling, roots) with the application's
- * handlers, however it was asked. The request is checked before a handler sees it, the handler's
- * answer is checked before the server does, and every way this can fail is a typed error paired
- * with the JSON-RPC error a server is owed. A handler that ignores its signal is not waited for.
+ * handlers, however it was asked: the `Ask` every dialect and the call loop hand questions to.
+ * The request is checked before a handler sees it, the handler's answer is checked before the
+ * server does, and every way this can fail is a typed error paired with the JSON-RPC error a
+ * server is owed. A handler that ignores its signal is not waited for.
  */
+
+import type { Answer, AskContext } from '../dialects/dialect.ts';
 import {
   asError,
   HandlerError,
@@ -13,6 +16,7 @@ import {
   type McpError,
 } from '../errors.ts';
 import { isObject, type JsonObject, RpcCode } from '../jsonrpc.ts';
+import type { Question } from '../outcome.ts';
 import { checkFormAnswer, formProblem } from './form.ts';
 import type {
   ElicitationRequest,
@@ -21,23 +25,6 @@ import type {
   RequestedSchema,
   SamplingRequest,
 } from './types.ts';
-
-/** One question, as the server put it. */
-export interface Question {
-  method: string;
-  params?: JsonObject | undefined;
-}
-
-export interface AskContext {
-  signal: AbortSignal;
-  /** The tool whose call the question belongs to, when known. */
-  tool?: string | undefined;
-}
-
-/** The answer to send, or the error to raise and the reply the server gets instead. */
-export type Answer =
-  | { ok: true; result: JsonObject }
-  | { ok: false; error: McpError; reply: { code: number; message: string } };
 
 /** "User rejected" in the sampling spec; any other handler failure is an internal error. */
 const USER_REJECTED = -1;

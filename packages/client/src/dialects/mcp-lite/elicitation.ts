@@ -25,7 +25,7 @@ export function elicitationOutcome(result: JsonObject, meta: JsonObject): Outcom
   const schema = source?.['requestedSchema'];
   return {
     kind: 'input',
-    requests: {
+    questions: {
       [ELICITATION_KEY]: {
         method: 'elicitation/create',
         params: {

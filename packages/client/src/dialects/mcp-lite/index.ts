@@ -7,7 +7,7 @@ import {
   UnsupportedServerError,
 } from '../../errors.ts';
 import { isObject, type JsonObject } from '../../jsonrpc.ts';
-import type { Outcome, PendingHandle } from '../../outcome.ts';
+import type { Outcome, PendingHandle, PollOutcome } from '../../outcome.ts';
 import { withRetry } from '../../transport/retry.ts';
 import type { Tool } from '../../types.ts';
 import type {
@@ -46,6 +46,8 @@ export class McpLiteDialect implements Dialect {
   readonly #channel: LiteChannel;
   /** The listing that proved the dialect, handed to the first `tools/list` instead of asking again. */
   #listed: Tool[] | undefined;
+  /** Redeems that asked a question, by promise token: how to send the answers back. */
+  readonly #asked = new Map<string, (responses: Record<string, JsonObject>) => Operation>();
 
   private constructor(
     config: McpLiteConfig,
@@ -118,21 +120,65 @@ export class McpLiteDialect implements Dialect {
     return { kind: 'failure', error: new NotSupportedError(this.name, where) };
   }
 
-  /** Redeems a promise token: the final answer, or another promise to wait on. */
-  async poll(handle: PendingHandle, context: SendContext): Promise<Outcome> {
-    const promises = this.server.capabilities['promises'];
-    const redeem =
-      isObject(promises) && typeof promises['redeem'] === 'string' ? promises['redeem'] : 'redeem';
-    const outcome = await this.#call(
+  /**
+   * Redeems a promise token: the final answer, another promise to wait on, or a question the
+   * server asks before it answers (an `elicitation`), which waits, `input_required`, for
+   * `provide`.
+   */
+  poll(handle: PendingHandle, context: SendContext): Promise<PollOutcome> {
+    const name = this.#redeemTool();
+    return this.#redeem(
+      handle,
       {
         method: 'tools/call',
-        params: { name: redeem, arguments: { promise: handle.id } },
+        params: { name, arguments: { promise: handle.id } },
         // Redeeming may use the token up: a redeem the server may have seen is not sent again.
         idempotent: false,
-        tool: redeem,
+        tool: name,
       },
       context,
     );
+  }
+
+  /**
+   * The answers to what a redeem asked go back as that redeem again, the answers with it (as for
+   * any call, see elicitation.ts); its answer is the next step of the wait.
+   */
+  provide(
+    handle: PendingHandle,
+    responses: Record<string, JsonObject>,
+    context: SendContext,
+  ): Promise<PollOutcome> {
+    const retry = this.#asked.get(handle.id);
+    const name = this.#redeemTool();
+    const operation = retry?.(responses) ?? {
+      method: 'tools/call',
+      params: { name, arguments: { promise: handle.id }, inputResponses: responses },
+      idempotent: false,
+      tool: name,
+    };
+    return this.#redeem(handle, operation, context);
+  }
+
+  #redeemTool(): string {
+    const promises = this.server.capabilities['promises'];
+    return isObject(promises) && typeof promises['redeem'] === 'string'
+      ? promises['redeem']
+      : 'redeem';
+  }
+
+  /** One redeem: a question is kept, with how to answer it, until `provide` answers it. */
+  async #redeem(
+    handle: PendingHandle,
+    operation: Operation,
+    context: SendContext,
+  ): Promise<PollOutcome> {
+    const outcome = await this.#call(operation, context);
+    this.#asked.delete(handle.id);
+    if (outcome.kind === 'input') {
+      if (outcome.retry) this.#asked.set(handle.id, outcome.retry);
+      return { kind: 'pending', handle, status: 'input_required', questions: outcome.questions };
+    }
     const error = outcome.kind === 'failure' ? outcome.error : undefined;
     if (error instanceof JsonRpcError && error.rpcCode === INVALID_PARAMS) {
       return {
@@ -140,7 +186,7 @@ export class McpLiteDialect implements Dialect {
         error: new HandleExpiredError(handle, {
           url: this.#config.url,
           method: 'tools/call',
-          tool: redeem,
+          tool: operation.tool,
           cause: error,
         }),
       };

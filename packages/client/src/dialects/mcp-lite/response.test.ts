@@ -92,7 +92,7 @@ describe('outcomeOf: _meta.response_type onto the Outcome', () => {
     );
     expect(outcome).toEqual({
       kind: 'input',
-      requests: {
+      questions: {
         elicitation: {
           method: 'elicitation/create',
           params: { mode: 'form', message: 'How many people?', requestedSchema },
@@ -108,7 +108,7 @@ describe('outcomeOf: _meta.response_type onto the Outcome', () => {
     );
     expect(outcome).toMatchObject({
       kind: 'input',
-      requests: {
+      questions: {
         elicitation: {
           params: { message: 'Which city?', requestedSchema: { type: 'object', properties: {} } },
         },

@@ -5,15 +5,15 @@
  * process's (stdio, opened again on a process started after a crash). `initialize` and `notifications/initialized` open the session,
  * through the channel, whenever it needs one. Everything the server says is routed by id,
  * whichever stream or pipe it came on: responses to their calls, progress to its call, the
- * server's questions to the application's handlers, answered through the channel.
+ * server's questions to the `ask` the dialect is given, answered through the channel.
  */
 import { Deadline } from '../../deadline.ts';
-import { asError, ClientClosedError, fromJsonRpcError } from '../../errors.ts';
-import type { Responder } from '../../handlers/responder.ts';
+import { asError, ClientClosedError, fromJsonRpcError, type McpError } from '../../errors.ts';
 import { isObject, type JsonObject, metaOf, notification, request } from '../../jsonrpc.ts';
-import type { Outcome, PendingHandle } from '../../outcome.ts';
+import type { Outcome, PendingHandle, PollOutcome } from '../../outcome.ts';
 import type { Channel, SessionOpening } from '../channel.ts';
 import type {
+  Ask,
   Dialect,
   DialectEvents,
   Operation,
@@ -23,7 +23,7 @@ import type {
 import { describeServer, initializeParams, supportedIn } from '../handshake.ts';
 import { Inbound } from '../inbound.ts';
 import { legacyEra } from '../legacy-era.ts';
-import { Router } from '../router.ts';
+import { Router, type Waiter } from '../router.ts';
 import { callOutcome, taskError, taskState, withTaskRequest } from './tasks.ts';
 
 export interface StatefulConfig {
@@ -38,8 +38,8 @@ export interface StatefulConfig {
   listen: boolean;
   timeoutMs: number;
   maxTimeoutMs: number;
-  /** Answers the server's questions with the application's handlers. */
-  responder: Responder;
+  /** Answers the server's questions (the application's handlers, above the dialects). */
+  ask: Ask;
 }
 
 /**
@@ -92,7 +92,7 @@ export class StatefulDialect implements Dialect {
     this.#events = events;
     this.#inbound = new Inbound((message) => channel.send(message, this.#closed.signal), events, {
       url: channel.label,
-      responder: config.responder,
+      ask: config.ask,
       timeoutMs: config.timeoutMs,
     });
     this.#router = new Router(events, this.#inbound, channel.label);
@@ -116,7 +116,7 @@ export class StatefulDialect implements Dialect {
     return this.#send(withTaskRequest(operation, this.server.capabilities), context);
   }
 
-  async poll(handle: PendingHandle, context: SendContext): Promise<Outcome> {
+  async poll(handle: PendingHandle, context: SendContext): Promise<PollOutcome> {
     const got = await this.#taskRequest('tasks/get', handle, context);
     if (got.kind !== 'complete') return got;
     const state = taskState(got.result, handle, { url: this.#channel.label, method: 'tasks/get' });
@@ -158,7 +158,7 @@ export class StatefulDialect implements Dialect {
     method: string,
     handle: PendingHandle,
     context: SendContext,
-  ): Promise<Outcome> {
+  ): Promise<PollOutcome> {
     const outcome = await this.#send(
       { method, params: { taskId: handle.id }, idempotent: true },
       context,
@@ -168,7 +168,7 @@ export class StatefulDialect implements Dialect {
     return { kind: 'failure', error: taskError(outcome.error, handle, method, where) };
   }
 
-  async #send(operation: Operation, context: SendContext): Promise<Outcome> {
+  async #send(operation: Operation, context: SendContext): Promise<PollOutcome> {
     const id = this.#nextId++;
     const params = context.onProgress
       ? { ...operation.params, _meta: { ...metaOf(operation.params), progressToken: id } }
@@ -179,7 +179,7 @@ export class StatefulDialect implements Dialect {
       tool: operation.tool,
     });
     try {
-      const response = await this.#channel.request(request(id, operation.method, params), {
+      const sent = this.#channel.request(request(id, operation.method, params), {
         deadline,
         idempotent: operation.idempotent,
         tool: operation.tool,
@@ -187,6 +187,7 @@ export class StatefulDialect implements Dialect {
         waiter,
         onMessage: (incoming) => this.#router.dispatch(incoming, waiter),
       });
+      const response = await answeredOrFailed(sent, waiter);
       const where = { url: this.#channel.label, method: operation.method, tool: operation.tool };
       if ('error' in response) {
         return { kind: 'failure', error: fromJsonRpcError(response.error, where) };
@@ -204,13 +205,14 @@ export class StatefulDialect implements Dialect {
       const id = this.#nextId++;
       const waiter = this.#router.expect(id, undefined, { deadline });
       try {
-        return await opening.request(request(id, 'initialize', initializeParams(config, version)), {
+        const sent = opening.request(request(id, 'initialize', initializeParams(config, version)), {
           deadline,
           idempotent: true,
           version,
           waiter,
           onMessage: (incoming) => this.#router.dispatch(incoming, waiter),
         });
+        return await answeredOrFailed(sent, waiter);
       } finally {
         this.#router.forget(waiter);
       }
@@ -228,4 +230,16 @@ export class StatefulDialect implements Dialect {
     });
     await opening.send(notification('notifications/initialized'), deadline);
   }
+}
+
+/**
+ * The channel's answer to a request, or the error of a question the server asked on its stream
+ * that the client could not answer (`waiter.fail`): the call ends with that error at once. The
+ * request left behind is abandoned when the call's owner ends its deadline.
+ */
+function answeredOrFailed<T>(sent: Promise<T>, waiter: Waiter): Promise<T> {
+  const failed = new Promise<never>((_, reject) => {
+    waiter.fail = (error: McpError) => reject(error);
+  });
+  return Promise.race([sent, failed]);
 }

@@ -15,7 +15,7 @@ import {
   TaskFailedError,
 } from '../../errors.ts';
 import { isObject, type JsonObject } from '../../jsonrpc.ts';
-import { malformedResult, type Outcome, type PendingHandle } from '../../outcome.ts';
+import { malformedResult, type PendingHandle, type PollOutcome } from '../../outcome.ts';
 import type { Operation } from '../dialect.ts';
 
 const INVALID_PARAMS = -32602;
@@ -40,7 +40,7 @@ export function callOutcome(
   operation: Operation,
   result: JsonObject,
   where: ErrorContext,
-): Outcome {
+): PollOutcome {
   if (!isObject(operation.params?.['task'])) return { kind: 'complete', result };
   const task = result['task'];
   if (!isObject(task) || typeof task['taskId'] !== 'string' || task['taskId'] === '') {
@@ -64,7 +64,7 @@ export function taskState(
   task: JsonObject,
   handle: PendingHandle,
   where: ErrorContext,
-): Outcome | 'collect' {
+): PollOutcome | 'collect' {
   switch (task['status']) {
     case 'working':
       return pending(task, handle);
@@ -103,7 +103,7 @@ export function taskError(
   );
 }
 
-function pending(task: JsonObject, handle: PendingHandle): Outcome {
+function pending(task: JsonObject, handle: PendingHandle): PollOutcome {
   const poll = task['pollInterval'];
   const message = task['statusMessage'];
   return {

@@ -23,18 +23,14 @@ import {
   type RequestId,
   request,
 } from '../../jsonrpc.ts';
-import {
-  inputRequestsOf,
-  malformedResult,
-  type Outcome,
-  type PendingHandle,
-} from '../../outcome.ts';
+import { malformedResult, type Outcome, type PendingHandle, questionsOf } from '../../outcome.ts';
 import type { Tool } from '../../types.ts';
 import type { Channel, Listening } from '../channel.ts';
 import type {
   Dialect,
   DialectEvents,
   Operation,
+  PollOutcome,
   Progress,
   SendContext,
   ServerDescription,
@@ -126,21 +122,23 @@ export class StatelessDialect implements Dialect {
     return this.#outcome(response, operation);
   }
 
-  async poll(handle: PendingHandle, context: SendContext): Promise<Outcome> {
+  async poll(handle: PendingHandle, context: SendContext): Promise<PollOutcome> {
     const operation = taskOperation('tasks/get', handle);
     const outcome = await this.send(operation, context);
     const where = { url: this.#channel.label, method: operation.method };
     if (outcome.kind === 'failure')
       return { kind: 'failure', error: expiredOr(outcome.error, handle, where) };
-    if (outcome.kind !== 'complete') return outcome;
+    // tasks/get may not answer input_required: #outcome has made that a failure already.
+    if (outcome.kind !== 'complete') return outcome as PollOutcome;
     return taskOutcome(outcome.result, handle, where);
   }
 
+  /** `tasks/update`: the next `tasks/get` says what the task made of the answers. */
   async provide(
     handle: PendingHandle,
     responses: Record<string, JsonObject>,
     context: SendContext,
-  ): Promise<void> {
+  ): Promise<undefined> {
     const operation = taskOperation('tasks/update', handle, { inputResponses: responses });
     const outcome = await this.send(operation, context);
     if (outcome.kind === 'failure') {
@@ -149,6 +147,7 @@ export class StatelessDialect implements Dialect {
         method: operation.method,
       });
     }
+    return undefined;
   }
 
   async cancel(handle: PendingHandle, signal: AbortSignal): Promise<void> {
@@ -288,10 +287,10 @@ export class StatelessDialect implements Dialect {
       return { kind: 'complete', result: protocolResult(result) };
     }
     if (kind === 'input_required' && MAY_ASK_FOR_INPUT.has(operation.method)) {
-      const requests = inputRequestsOf(result['inputRequests'] ?? {});
-      if (typeof requests === 'string') return malformedResult(requests, result, context);
+      const questions = questionsOf(result['inputRequests'] ?? {});
+      if (typeof questions === 'string') return malformedResult(questions, result, context);
       const state = result['requestState'];
-      return { kind: 'input', requests, state: typeof state === 'string' ? state : undefined };
+      return { kind: 'input', questions, state: typeof state === 'string' ? state : undefined };
     }
     if (kind === 'task' && operation.method === 'tools/call') return createdTask(result, context);
     return {

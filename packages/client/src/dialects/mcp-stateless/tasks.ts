@@ -8,10 +8,10 @@
 import { type ErrorContext, TaskCancelledError, TaskFailedError } from '../../errors.ts';
 import { isObject, type JsonObject } from '../../jsonrpc.ts';
 import {
-  inputRequestsOf,
   malformedResult,
-  type Outcome,
   type PendingHandle,
+  type PollOutcome,
+  questionsOf,
 } from '../../outcome.ts';
 import { protocolResult } from './meta.ts';
 
@@ -24,7 +24,7 @@ export function withTasksExtension(capabilities: JsonObject): JsonObject {
 }
 
 /** A `CreateTaskResult`: the task as the server created it. */
-export function createdTask(result: JsonObject, where: ErrorContext): Outcome {
+export function createdTask(result: JsonObject, where: ErrorContext): PollOutcome {
   const taskId = result['taskId'];
   if (typeof taskId !== 'string' || taskId === '') {
     return malformedResult('a task result without a taskId', result, where);
@@ -37,7 +37,7 @@ export function taskOutcome(
   result: JsonObject,
   handle: PendingHandle,
   where: ErrorContext,
-): Outcome {
+): PollOutcome {
   switch (result['status']) {
     case 'working':
     case 'input_required':
@@ -57,10 +57,10 @@ export function taskOutcome(
   }
 }
 
-function pendingOf(task: JsonObject, handle: PendingHandle, where: ErrorContext): Outcome {
+function pendingOf(task: JsonObject, handle: PendingHandle, where: ErrorContext): PollOutcome {
   const asked = task['status'] === 'input_required' ? task['inputRequests'] : undefined;
-  const requests = asked === undefined ? undefined : inputRequestsOf(asked);
-  if (typeof requests === 'string') return malformedResult(requests, task, where);
+  const questions = asked === undefined ? undefined : questionsOf(asked);
+  if (typeof questions === 'string') return malformedResult(questions, task, where);
   const poll = task['pollIntervalMs'];
   const message = task['statusMessage'];
   return {
@@ -69,7 +69,7 @@ function pendingOf(task: JsonObject, handle: PendingHandle, where: ErrorContext)
     retryAfterMs: typeof poll === 'number' && poll >= 0 ? poll : undefined,
     status: task['status'] === 'input_required' ? 'input_required' : 'working',
     message: typeof message === 'string' ? message : undefined,
-    requests,
+    questions,
   };
 }
 

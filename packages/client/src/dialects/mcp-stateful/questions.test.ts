@@ -1,0 +1,112 @@
+/**
+ * A question the server asks on a call's own stream (2025 revisions) goes to the `ask` the
+ * dialect was given; when the application cannot answer it, the call ends with that error at
+ * once, through its waiter, and the call's deadline is left alone.
+ */
+import { describe, expect, it, vi } from 'vitest';
+import { Deadline } from '../../deadline.ts';
+import { HandlerError } from '../../errors.ts';
+import { Responder } from '../../handlers/responder.ts';
+import type { Handlers } from '../../handlers/types.ts';
+import type { JsonRpcMessage } from '../../jsonrpc.ts';
+import type { Channel } from '../channel.ts';
+import { StatefulDialect } from './index.ts';
+
+const HANDLERS: Handlers = {
+  onElicitation: undefined,
+  elicitationModes: ['form'],
+  onSampling: undefined,
+  samplingTools: false,
+  roots: undefined,
+};
+const QUESTION = {
+  jsonrpc: '2.0' as const,
+  id: 'q1',
+  method: 'elicitation/create',
+  params: {
+    message: 'Name?',
+    requestedSchema: { type: 'object', properties: { name: { type: 'string' } } },
+  },
+};
+
+/** A channel whose server asks one question on the call's stream, then waits, as a server does. */
+function askingChannel(sent: JsonRpcMessage[]): Channel {
+  return {
+    label: 'http://server.test/mcp',
+    mirrors: false,
+    request(_message, call) {
+      call.onMessage({ kind: 'request', message: QUESTION });
+      const { signal } = call.deadline;
+      return new Promise((_, reject) => {
+        signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+      });
+    },
+    async send(message) {
+      sent.push(message);
+    },
+    attach() {},
+    async close() {},
+  };
+}
+
+async function dialectWith(handlers: Partial<Handlers>, sent: JsonRpcMessage[]) {
+  const responder = new Responder({ ...HANDLERS, ...handlers }, () => ({
+    name: 's',
+    version: '1',
+    protocolVersion: '2025-11-25',
+    url: 'http://server.test/mcp',
+  }));
+  using connecting = new Deadline({ timeoutMs: 1_000, maxTimeoutMs: 1_000, context: {} });
+  return StatefulDialect.connect(
+    {
+      clientInfo: { name: 'test', version: '1' },
+      capabilities: { elicitation: { form: {} } },
+      protocolVersion: '2025-11-25',
+      supportedVersions: ['2025-11-25'],
+      listen: false,
+      timeoutMs: 60_000,
+      maxTimeoutMs: 60_000,
+      ask: (question, context) => responder.answer(question, context),
+    },
+    askingChannel(sent),
+    { notification: () => {}, warning: () => {} },
+    connecting,
+  );
+}
+
+describe('a question on a call stream', () => {
+  it('a handler that throws rejects the call with HandlerError at once, before any deadline', async () => {
+    const sent: JsonRpcMessage[] = [];
+    const dialect = await dialectWith(
+      {
+        onElicitation: () => {
+          throw new Error('no user at the keyboard');
+        },
+      },
+      sent,
+    );
+    // A deadline far past the test's own timeout: only the direct path can end the call in time.
+    using deadline = new Deadline({
+      timeoutMs: 3_600_000,
+      maxTimeoutMs: 3_600_000,
+      context: { method: 'tools/call', tool: 'greet' },
+    });
+    const error = await dialect
+      .send(
+        { method: 'tools/call', params: { name: 'greet' }, idempotent: false, tool: 'greet' },
+        { deadline },
+      )
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(HandlerError);
+    expect((error as HandlerError).message).toMatch(/no user at the keyboard/);
+    // The call ended by its waiter, not by aborting the deadline it shares with its requests.
+    expect(deadline.signal.aborted).toBe(false);
+    // The server still gets its reply: an internal error under its own id.
+    await vi.waitFor(() =>
+      expect(sent).toEqual([
+        expect.objectContaining({ id: 'q1', error: expect.objectContaining({ code: -32603 }) }),
+      ]),
+    );
+    await dialect.close();
+  });
+});
