@@ -14,26 +14,24 @@ import {
   type CallSupport,
   runCall,
 } from './call.ts';
-import { Deadline, raceAbort } from './deadline.ts';
+import { callDeadline } from './call-deadline.ts';
+import { type Deadline, raceAbort } from './deadline.ts';
 import type { Ask, Dialect, Operation, Progress } from './dialects/dialect.ts';
 import {
   asError,
   ClientClosedError,
   type ErrorContext,
-  HeaderMismatchError,
-  JsonRpcError,
   MalformedMessageError,
   settle,
-  ToolNotFoundError,
   TooManyPagesError,
   typedError,
   usageError,
 } from './errors.ts';
-import { type ClientEvents, EventHub } from './events.ts';
+import { type ClientEvent, type ClientEvents, EventHub, eventOf } from './events.ts';
 import { Responder } from './handlers/responder.ts';
 import { UrlCompletions } from './handlers/url-completions.ts';
 import { type CallHandle, checkHandle } from './handles.ts';
-import { isObject, type JsonObject, RpcCode } from './jsonrpc.ts';
+import { isObject, type JsonObject } from './jsonrpc.ts';
 import {
   type ClientOptions,
   type ResolvedOptions,
@@ -43,6 +41,7 @@ import {
 import type { CallStatus } from './redeem.ts';
 import { checkStructuredContent, toCallToolResult } from './results.ts';
 import { undeclared } from './server-capabilities.ts';
+import { dropStale, readKey } from './stale-results.ts';
 import { loadObserver } from './telemetry/load.ts';
 import {
   connectedAttributes,
@@ -58,6 +57,7 @@ import {
   type Span,
   spanOf,
 } from './telemetry/span.ts';
+import { callRecovering } from './tool-recovery.ts';
 import { streamOf, type ToolStreamEvent } from './tool-stream.ts';
 import { callHeaders, createAgent, withGate } from './transport/http.ts';
 import type {
@@ -263,49 +263,40 @@ export class McpClient implements AsyncDisposable {
     options: CallToolOptions = {},
   ): Promise<CallToolResult> {
     // The listing already in hand, nearly always: found without a turn of the event loop.
-    let tool =
+    const known =
       this.#cache.peekLoaded<Tool[]>('tools/list')?.find((t) => t.name === name) ??
       (await this.#toolNamed(name, options));
     const context = { url: this.url, method: 'tools/call', tool: name };
-    const call = () =>
-      this.#request(
-        {
-          operation: {
-            method: 'tools/call',
-            params: options.meta
-              ? { name, arguments: args, _meta: { ...options.meta } }
-              : { name, arguments: args },
-            idempotent: tool?.annotations?.idempotentHint === true,
-            tool: name,
-            definition: tool,
-            task: options.task,
-          },
-        },
-        options,
-      );
-    let raw: JsonObject;
-    try {
-      ({ result: raw } = await call());
-    } catch (error) {
-      if (error instanceof HeaderMismatchError && tool) {
-        // The headers mirror the tool's schema; a mismatch means the schema changed. Look again, once.
-        tool = (await this.listTools({ ...options, refresh: true })).find((t) => t.name === name);
-        ({ result: raw } = await call());
-      } else if (error instanceof JsonRpcError && !tool) {
-        const available = (await this.listTools(options)).map((t) => t.name);
-        throw new ToolNotFoundError(available, { ...context, cause: error });
-      } else if (error instanceof JsonRpcError && error.rpcCode === RpcCode.invalidParams) {
-        // A cached listing can name a tool the server has just dropped, before its notice
-        // arrives: look again, and call it unknown if it is gone.
-        const fresh = await this.listTools({ ...options, refresh: true });
-        if (fresh.some((t) => t.name === name)) throw error;
-        throw new ToolNotFoundError(
-          fresh.map((t) => t.name),
-          { ...context, cause: error },
-        );
-      } else throw error;
-    }
-    return finished(raw, (result) => (result.pending ? undefined : tool?.outputSchema), context);
+    const params = options.meta
+      ? { name, arguments: args, _meta: { ...options.meta } }
+      : { name, arguments: args };
+    const { answer, tool } = await callRecovering(
+      name,
+      known,
+      {
+        call: (definition) =>
+          this.#request(
+            {
+              operation: {
+                method: 'tools/call',
+                params,
+                idempotent: definition?.annotations?.idempotentHint === true,
+                tool: name,
+                definition,
+                task: options.task,
+              },
+            },
+            options,
+          ),
+        list: (refresh) => this.listTools({ ...options, refresh }),
+      },
+      context,
+    );
+    return finished(
+      answer.result,
+      (result) => (result.pending ? undefined : tool?.outputSchema),
+      context,
+    );
   }
 
   /**
@@ -351,7 +342,7 @@ export class McpClient implements AsyncDisposable {
 
   readResource(uri: string, options: ListOptions = {}): Promise<ReadResourceResult> {
     return this.#cache.get(
-      `resources/read ${uri}`,
+      readKey(uri),
       async () => {
         const { result, afterInput } = await this.#request(
           { method: 'resources/read', params: { uri }, idempotent: true },
@@ -434,11 +425,9 @@ export class McpClient implements AsyncDisposable {
    */
   async rootsChanged(options: RequestOptions = {}): Promise<void> {
     if (!this.#options.handlers.roots || !this.#dialect?.notify) return;
-    using deadline = new Deadline({
-      timeoutMs: options.timeoutMs ?? this.#options.timeoutMs,
-      maxTimeoutMs: options.maxTimeoutMs ?? this.#options.maxTimeoutMs,
-      signal: options.signal,
-      context: { url: this.url, method: 'notifications/roots/list_changed' },
+    using deadline = callDeadline(options, this.#options, {
+      url: this.url,
+      method: 'notifications/roots/list_changed',
     });
     await this.#dialect.notify('notifications/roots/list_changed', deadline.signal);
   }
@@ -495,7 +484,7 @@ export class McpClient implements AsyncDisposable {
     const seen = new Set<string>();
     let freshForMs = Number.POSITIVE_INFINITY;
     let cursor: string | undefined;
-    using deadline = this.#deadline(options, { url: this.url, method });
+    using deadline = callDeadline(options, this.#options, { url: this.url, method });
     for (let page = 1; ; page++) {
       const params = cursor === undefined ? undefined : { cursor };
       const { result } = await this.#request(
@@ -544,18 +533,6 @@ export class McpClient implements AsyncDisposable {
     return kept;
   }
 
-  #deadline(
-    options: RequestOptions,
-    context: { url: string; method: string; tool?: string | undefined },
-  ) {
-    return new Deadline({
-      timeoutMs: options.timeoutMs ?? this.#options.timeoutMs,
-      maxTimeoutMs: options.maxTimeoutMs ?? this.#options.maxTimeoutMs,
-      signal: options.signal,
-      context,
-    });
-  }
-
   /**
    * Runs one call under its deadline (`shared`, for the pages of one list), and settles what its
    * error says about the call: whether it may have run, and whether sending it again is safe.
@@ -574,7 +551,9 @@ export class McpClient implements AsyncDisposable {
         : { method: 'tools/call', tool: call.handle.tool };
     if (this.#closing) throw new ClientClosedError({ url: this.url, ...where });
     const observer = this.#observer === undefined ? await this.#observe() : this.#observer;
-    const own = shared ? undefined : this.#deadline(options, { url: this.url, ...where });
+    const own = shared
+      ? undefined
+      : callDeadline(options, this.#options, { url: this.url, ...where });
     const deadline = (shared ?? own)!;
     const idempotent = 'operation' in call && call.operation.idempotent;
     const span = observer && !observer.quiet?.() ? this.#operationSpan(observer, call) : NO_SPAN;
@@ -661,7 +640,7 @@ export class McpClient implements AsyncDisposable {
     );
     const own = deadline
       ? undefined
-      : this.#deadline(options, { url: this.url, method: 'initialize' });
+      : callDeadline(options, this.#options, { url: this.url, method: 'initialize' });
     try {
       return await raceAbort(this.#connecting, (deadline ?? own)!.signal);
     } finally {
@@ -673,11 +652,8 @@ export class McpClient implements AsyncDisposable {
   async #open(parent: Span | undefined): Promise<Dialect> {
     const options = this.#options;
     const observer = this.#observer === undefined ? await this.#observe() : this.#observer;
-    using deadline = new Deadline({
-      timeoutMs: options.timeoutMs,
-      maxTimeoutMs: options.maxTimeoutMs,
-      context: { url: this.url, method: 'initialize' },
-    });
+    // Connecting is shared by every call that waits for it: the client's limits, no one's signal.
+    using deadline = callDeadline({}, options, { url: this.url, method: 'initialize' });
     const span =
       parent?.child('connect', this.#peer) ?? observer?.operation('connect', this.#peer) ?? NO_SPAN;
     bindSpan(deadline, span);
@@ -690,8 +666,9 @@ export class McpClient implements AsyncDisposable {
         this.#wire,
         {
           notification: (message) => {
-            this.#dropStale(message.method, message.params);
-            this.#events.notify(message);
+            const event = eventOf(message);
+            if (event) this.#changed(event);
+            this.#events.notify(message, event);
           },
           warning: (error) => this.#events.emit('warning', error),
           stale: () => this.#cache.drop(),
@@ -711,19 +688,10 @@ export class McpClient implements AsyncDisposable {
     }
   }
 
-  /** A change notification makes what it names stale at once. */
-  #dropStale(method: string, params: JsonObject | undefined): void {
-    if (method === 'notifications/tools/list_changed') this.#cache.drop('tools/list');
-    else if (method === 'notifications/prompts/list_changed') this.#cache.drop('prompts/list');
-    else if (method === 'notifications/resources/list_changed') this.#cache.drop('resources/');
-    else if (method === 'notifications/resources/updated' && typeof params?.['uri'] === 'string') {
-      this.#cache.drop(`resources/read ${params['uri']}`);
-    } else if (
-      method === 'notifications/elicitation/complete' &&
-      typeof params?.['elicitationId'] === 'string'
-    ) {
-      this.#input.urlCompletions.complete(params['elicitationId']);
-    }
+  /** What a server's notice changes in the client, before any listener hears of it. */
+  #changed(event: ClientEvent): void {
+    if (event[0] === 'elicitationComplete') this.#input.urlCompletions.complete(event[1]);
+    else dropStale(this.#cache, event);
   }
 }
 /**

@@ -52,30 +52,37 @@ export class EventHub {
     }
   }
 
-  /** Turns a server notification into the typed events it implies. */
-  notify(message: JsonRpcNotification): void {
-    const { method, params } = message;
-    this.emit('notification', method, params);
-    switch (method) {
-      case 'notifications/message':
-        if (params) this.emit('log', params as unknown as LogMessage);
-        return;
-      case 'notifications/tools/list_changed':
-        this.emit('toolsChanged');
-        return;
-      case 'notifications/resources/list_changed':
-        this.emit('resourcesChanged');
-        return;
-      case 'notifications/prompts/list_changed':
-        this.emit('promptsChanged');
-        return;
-      case 'notifications/resources/updated':
-        if (typeof params?.['uri'] === 'string') this.emit('resourceUpdated', params['uri']);
-        return;
-      case 'notifications/elicitation/complete':
-        if (typeof params?.['elicitationId'] === 'string')
-          this.emit('elicitationComplete', params['elicitationId']);
-        return;
-    }
+  /** Hands a server notification on: as itself, then as the typed event it implies, if any. */
+  notify(message: JsonRpcNotification, event = eventOf(message)): void {
+    this.emit('notification', message.method, message.params);
+    if (event) (this.emit as (...args: ClientEvent) => void).apply(this, event);
+  }
+}
+
+/** A typed event with its arguments, as `emit` takes them. */
+export type ClientEvent = {
+  [E in keyof ClientEvents]: [E, ...Parameters<ClientEvents[E]>];
+}[keyof ClientEvents];
+
+/** The typed event a server notification implies: the one place a method becomes an event. */
+export function eventOf(message: JsonRpcNotification): ClientEvent | undefined {
+  const { method, params } = message;
+  switch (method) {
+    case 'notifications/message':
+      return params ? ['log', params as unknown as LogMessage] : undefined;
+    case 'notifications/tools/list_changed':
+      return ['toolsChanged'];
+    case 'notifications/resources/list_changed':
+      return ['resourcesChanged'];
+    case 'notifications/prompts/list_changed':
+      return ['promptsChanged'];
+    case 'notifications/resources/updated':
+      return typeof params?.['uri'] === 'string' ? ['resourceUpdated', params['uri']] : undefined;
+    case 'notifications/elicitation/complete':
+      return typeof params?.['elicitationId'] === 'string'
+        ? ['elicitationComplete', params['elicitationId']]
+        : undefined;
+    default:
+      return undefined;
   }
 }
