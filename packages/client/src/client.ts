@@ -16,7 +16,7 @@ import {
 } from './call.ts';
 import { callDeadline } from './call-deadline.ts';
 import { type Deadline, raceAbort } from './deadline.ts';
-import type { Ask, Dialect, Operation, Progress } from './dialects/dialect.ts';
+import type { Dialect, Operation, Progress } from './dialects/dialect.ts';
 import {
   asError,
   ClientClosedError,
@@ -140,9 +140,8 @@ export class McpClient implements AsyncDisposable {
   readonly #cache = new ResultCache();
   /** Each tool listing as models see it (`listTools({ forModel: true })`). */
   readonly #forModel = new WeakMap<Tool[], Tool[]>();
+  /** What every call needs; its `ask` is where every question goes, from a dialect or a call. */
   readonly #input: CallSupport;
-  /** Where every question the server asks goes, from a dialect or the call loop. */
-  readonly #ask: Ask;
   #closing: Promise<void> | undefined;
   /** Where spans go: `undefined` until the first operation asks, `null` when nowhere. */
   #observer: Observer | null | undefined;
@@ -158,9 +157,8 @@ export class McpClient implements AsyncDisposable {
       protocolVersion: this.#dialect?.server.protocolVersion ?? '',
       url: this.url,
     }));
-    this.#ask = (question, context) => responder.answer(question, context);
     this.#input = {
-      ask: this.#ask,
+      ask: responder.answer,
       maxInputRounds: this.#options.maxInputRounds,
       urlCompletions: new UrlCompletions(),
       autoRedeem: this.#options.autoRedeem,
@@ -675,7 +673,7 @@ export class McpClient implements AsyncDisposable {
           stderr: (line) => this.#events.emit('stderr', line),
         },
         deadline,
-        this.#ask,
+        this.#input.ask,
       );
       span.set(connectedAttributes(dialect));
       span.end();

@@ -6,7 +6,7 @@
  * server is owed. A handler that ignores its signal is not waited for.
  */
 
-import type { Answer, AskContext } from '../dialects/dialect.ts';
+import type { Ask, AskContext } from '../dialects/dialect.ts';
 import {
   asError,
   HandlerError,
@@ -44,7 +44,8 @@ export class Responder {
     return typeof mode === 'string' ? `${question.method} (${mode})` : question.method;
   }
 
-  async answer(question: Question, context: AskContext): Promise<Answer> {
+  /** The `Ask` to hand out: bound already, so it is passed as it is. */
+  readonly answer: Ask = async (question, context) => {
     try {
       return { ok: true, result: await this.#answer(question, context) };
     } catch (thrown) {
@@ -56,7 +57,7 @@ export class Responder {
           });
       return { ok: false, error, reply: replyFor(question, error) };
     }
-  }
+  };
 
   async #answer(question: Question, context: AskContext): Promise<JsonObject> {
     const handlerContext: HandlerContext = {
