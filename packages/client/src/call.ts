@@ -71,9 +71,12 @@ export async function runCall(
   if (operation instanceof Promise) operation = await operation;
   // The dialect took care of it without a request (a modern log level, say).
   if (!operation) return { result: {}, afterInput: false };
+  const first = await dialect.send(operation, context);
+  // Nearly every call: answered at once, nothing asked, nothing deferred.
+  if (first.kind === 'complete') return { result: first.result, afterInput: false };
   const { method, tool } = operation;
   const asking = new Asking(support, context, { method, tool });
-  const answer = await inputRounds(dialect, operation, context, asking);
+  const answer = await inputRounds(dialect, operation, first, context, asking);
   if (answer.kind === 'complete') {
     if (asking.asked) context.onStatus?.({ state: 'done' });
     return { result: answer.result, afterInput: asking.asked };
@@ -88,18 +91,18 @@ export async function runCall(
 }
 
 /**
- * Step one: send, answer what the server asks, send again, until it answers or defers the call.
- * A failure the handlers cannot fix ends the call.
+ * Step one: answer what the server asks, send again, until it answers or defers the call. A
+ * failure the handlers cannot fix ends the call. `first` is the answer to the first send.
  */
 async function inputRounds(
   dialect: Dialect,
   operation: Operation,
+  first: Outcome,
   context: CallContext,
   asking: Asking,
 ): Promise<Extract<Outcome, { kind: 'complete' }> | Pending> {
   let next = operation;
-  for (;;) {
-    const outcome = await dialect.send(next, context);
+  for (let outcome = first; ; outcome = await dialect.send(next, context)) {
     switch (outcome.kind) {
       case 'complete':
       case 'pending':

@@ -57,7 +57,7 @@ import {
   type Span,
   spanOf,
 } from './telemetry/span.ts';
-import { callRecovering } from './tool-recovery.ts';
+import { recoverCall } from './tool-recovery.ts';
 import { streamOf, type ToolStreamEvent } from './tool-stream.ts';
 import { callHeaders, createAgent, withGate } from './transport/http.ts';
 import type {
@@ -268,28 +268,29 @@ export class McpClient implements AsyncDisposable {
     const params = options.meta
       ? { name, arguments: args, _meta: { ...options.meta } }
       : { name, arguments: args };
-    const { answer, tool } = await callRecovering(
-      name,
-      known,
-      {
-        call: (definition) =>
-          this.#request(
-            {
-              operation: {
-                method: 'tools/call',
-                params,
-                idempotent: definition?.annotations?.idempotentHint === true,
-                tool: name,
-                definition,
-                task: options.task,
-              },
-            },
-            options,
-          ),
-        list: (refresh) => this.listTools({ ...options, refresh }),
-      },
-      context,
-    );
+    const call = (definition: Tool | undefined) =>
+      this.#request(
+        {
+          operation: {
+            method: 'tools/call',
+            params,
+            idempotent: definition?.annotations?.idempotentHint === true,
+            tool: name,
+            definition,
+            task: options.task,
+          },
+        },
+        options,
+      );
+    let answer: CallResult;
+    let tool = known;
+    try {
+      answer = await call(known);
+    } catch (error) {
+      // What a cached listing got wrong (a changed or dropped tool): looked up again.
+      const list = (refresh: boolean) => this.listTools({ ...options, refresh });
+      ({ answer, tool } = await recoverCall(error, name, known, { call, list }, context));
+    }
     return finished(
       answer.result,
       (result) => (result.pending ? undefined : tool?.outputSchema),

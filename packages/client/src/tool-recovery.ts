@@ -21,35 +21,36 @@ export interface ToolCalling<T> {
   list(refresh: boolean): Promise<Tool[]>;
 }
 
-/** The call's answer, and the definition it was made with (its output schema checks the result). */
-export async function callRecovering<T>(
+/**
+ * The first call, made with the definition at hand (`known`), failed with `error`: the answer of
+ * a call made again with the definition looked up afresh, and that definition (its output schema
+ * checks the result); or the error, or a ToolNotFoundError, when looking again does not help.
+ */
+export async function recoverCall<T>(
+  error: unknown,
   name: string,
   known: Tool | undefined,
   calling: ToolCalling<T>,
   context: ErrorContext,
 ): Promise<{ answer: T; tool: Tool | undefined }> {
-  try {
-    return { answer: await calling.call(known), tool: known };
-  } catch (error) {
-    if (error instanceof HeaderMismatchError && known) {
-      // The headers mirror the tool's schema; a mismatch means the schema changed. Look again, once.
-      const tool = (await calling.list(true)).find((t) => t.name === name);
-      return { answer: await calling.call(tool), tool };
-    }
-    if (error instanceof JsonRpcError && !known) {
-      const available = (await calling.list(false)).map((t) => t.name);
-      throw new ToolNotFoundError(available, { ...context, cause: error });
-    }
-    if (error instanceof JsonRpcError && error.rpcCode === RpcCode.invalidParams) {
-      // A cached listing can name a tool the server has just dropped, before its notice
-      // arrives: look again, and call it unknown if it is gone.
-      const fresh = await calling.list(true);
-      if (fresh.some((t) => t.name === name)) throw error;
-      throw new ToolNotFoundError(
-        fresh.map((t) => t.name),
-        { ...context, cause: error },
-      );
-    }
-    throw error;
+  if (error instanceof HeaderMismatchError && known) {
+    // The headers mirror the tool's schema; a mismatch means the schema changed. Look again, once.
+    const tool = (await calling.list(true)).find((t) => t.name === name);
+    return { answer: await calling.call(tool), tool };
   }
+  if (error instanceof JsonRpcError && !known) {
+    const available = (await calling.list(false)).map((t) => t.name);
+    throw new ToolNotFoundError(available, { ...context, cause: error });
+  }
+  if (error instanceof JsonRpcError && error.rpcCode === RpcCode.invalidParams) {
+    // A cached listing can name a tool the server has just dropped, before its notice
+    // arrives: look again, and call it unknown if it is gone.
+    const fresh = await calling.list(true);
+    if (fresh.some((t) => t.name === name)) throw error;
+    throw new ToolNotFoundError(
+      fresh.map((t) => t.name),
+      { ...context, cause: error },
+    );
+  }
+  throw error;
 }

@@ -92,11 +92,26 @@ export class StatelessDialect implements Dialect {
     if (config.listen) void this.#listen();
   }
 
-  async send(operation: Operation, context: SendContext): Promise<Outcome> {
-    let response = await this.#exchange(operation, context);
-    // The server speaks a modern revision we also speak: ask again in it, once. It may be the one
-    // this request carried: another request switched first, or the server contradicts itself;
-    // either way one more try is cheap and a second refusal is final.
+  send(operation: Operation, context: SendContext): Promise<Outcome> {
+    // A callback, not an async frame: nearly every answer is in the revision it was asked in.
+    return this.#exchange(operation, context).then((response) =>
+      refusesVersion(response)
+        ? this.#inAnotherVersion(response, operation, context)
+        : this.#outcome(response, operation),
+    );
+  }
+
+  /**
+   * The server speaks a modern revision we also speak: ask again in it, once. It may be the one
+   * this request carried: another request switched first, or the server contradicts itself;
+   * either way one more try is cheap and a second refusal is final.
+   */
+  async #inAnotherVersion(
+    refusal: JsonRpcResponse,
+    operation: Operation,
+    context: SendContext,
+  ): Promise<Outcome> {
+    let response = refusal;
     if (refusesVersion(response)) {
       const next = commonVersion(response.error.data, this.#config.versions);
       if (next) {
