@@ -57,7 +57,9 @@ test('an MCP-lite tool that asks twice gets both answers: each round builds on t
   ]);
 });
 
-test('a -32042 that names no elicitationId is sent again after a pause, never in a spin', async () => {
+// The pauses themselves (500 ms, doubling, up to 5 s) are measured on fake timers in
+// packages/client/src/call-pacing.test.ts; this is the same server over real HTTP.
+test('a -32042 that names no elicitationId asks the user once and is sent again', async () => {
   let calls = 0;
   await using server = await startFaultServer(
     mcpServer((message) => {
@@ -89,10 +91,8 @@ test('a -32042 that names no elicitationId is sent again after a pause, never in
     .callTool('t', {}, { timeoutMs: 2_500, maxTimeoutMs: 2_500 })
     .catch((caught: unknown) => caught);
   expect(error).toBeInstanceOf(TimeoutError);
-  // The user was asked once; the retries wait 500 ms, 1 s, 2 s: at most 3 calls in 2.5 s.
   expect(asked).toBe(1);
   expect(calls).toBeGreaterThanOrEqual(2);
-  expect(calls).toBeLessThanOrEqual(3);
 });
 
 test('an MCP-lite partial that is a bare object is kept as a structured item', async () => {
