@@ -1,10 +1,11 @@
 /**
  * One error hierarchy for everything the client can fail with.
  *
- * Every error has a stable string `code` to branch on, `mayHaveRun` (whether the server may have
- * acted on the call), `retryable` (whether sending the same call again is safe and may succeed),
- * the original `cause`, and the context a user needs to act: the URL, HTTP status, JSON-RPC
- * method, tool name and an excerpt of what the server sent.
+ * Every error has a stable string `code` to branch on, the `family` that code belongs to (six
+ * kinds of failure, see FAMILIES), `mayHaveRun` (whether the server may have acted on the call),
+ * `retryable` (whether sending the same call again is safe and may succeed), the original
+ * `cause`, and the context a user needs to act: the URL, HTTP status, JSON-RPC method, tool name
+ * and an excerpt of what the server sent. Which wire code becomes which class: wire-codes.ts.
  */
 
 import type { CallHandle } from './handles.ts';
@@ -58,6 +59,58 @@ export type McpErrorCode =
   | 'AUTHORIZATION'
   | 'STORE_UNAVAILABLE';
 
+/**
+ * The kind of failure, for code that reacts to a kind rather than to one class:
+ * - `transport`: no usable answer came back (the connection, an HTTP or gRPC status, a stream
+ *   cut short, the deadline); often worth another try (`retryable` says).
+ * - `protocol`: the server answered with what the client cannot use, or speaks nothing it knows.
+ * - `refused`: the server understood and said no (a JSON-RPC error, an unknown tool or resource,
+ *   a capability missing, a session or a handle it no longer knows).
+ * - `tool`: the tool's work failed (its output, its task).
+ * - `auth`: authorization failed for good.
+ * - `local`: this side (the caller aborted or closed the client, no handler or a failing one, a
+ *   store, a bug in toolwire).
+ */
+export type McpErrorFamily = 'transport' | 'protocol' | 'refused' | 'tool' | 'auth' | 'local';
+
+/** Every code's family: a new code does not compile until it has one. */
+const FAMILIES: Record<McpErrorCode, McpErrorFamily> = {
+  TRANSPORT: 'transport',
+  HTTP_STATUS: 'transport',
+  GRPC_STATUS: 'transport',
+  STREAM_TRUNCATED: 'transport',
+  TIMEOUT: 'transport',
+  CONTENT_TYPE: 'protocol',
+  RESPONSE_TOO_LARGE: 'protocol',
+  MALFORMED_MESSAGE: 'protocol',
+  UNSUPPORTED_VERSION: 'protocol',
+  UNSUPPORTED_SERVER: 'protocol',
+  TOO_MANY_PAGES: 'protocol',
+  INPUT_ROUNDS_EXCEEDED: 'protocol',
+  METADATA_CHANGED: 'protocol',
+  JSON_RPC: 'refused',
+  HEADER_MISMATCH: 'refused',
+  MISSING_CAPABILITY: 'refused',
+  RESOURCE_NOT_FOUND: 'refused',
+  TOOL_NOT_FOUND: 'refused',
+  SESSION_EXPIRED: 'refused',
+  URL_ELICITATION_REQUIRED: 'refused',
+  WEBTOOL: 'refused',
+  NOT_SUPPORTED: 'refused',
+  HANDLE_EXPIRED: 'refused',
+  OUTPUT_VALIDATION: 'tool',
+  MORE_RESOURCE_REQUIRED: 'tool',
+  TASK_FAILED: 'tool',
+  TASK_CANCELLED: 'tool',
+  AUTHORIZATION: 'auth',
+  INPUT_REQUIRED: 'local',
+  HANDLER_FAILED: 'local',
+  ABORTED: 'local',
+  CLIENT_CLOSED: 'local',
+  STORE_UNAVAILABLE: 'local',
+  INTERNAL: 'local',
+};
+
 interface McpErrorOptions extends ErrorContext {
   cause?: unknown;
   /** Whether the failure may pass if the call is sent again; settled per call (see `settle`). */
@@ -69,6 +122,8 @@ interface McpErrorOptions extends ErrorContext {
 export class McpError extends Error {
   override readonly name: string = 'McpError';
   readonly code: McpErrorCode;
+  /** The kind of failure `code` is (see McpErrorFamily). */
+  readonly family: McpErrorFamily;
   /**
    * Sending the same call again is safe, as it is, and may succeed: the failure was transient
    * (the connection, the server's load, the deadline) and the call either did not run or is
@@ -96,6 +151,7 @@ export class McpError extends Error {
   constructor(code: McpErrorCode, message: string, options: McpErrorOptions = {}) {
     super(withContext(message, options), { cause: options.cause });
     this.code = code;
+    this.family = FAMILIES[code];
     this.retryable = options.retryable ?? false;
     this.mayHaveRun = options.mayHaveRun ?? false;
     this.url = options.url;
@@ -431,27 +487,6 @@ export class ResourceNotFoundError extends JsonRpcError {
   constructor(rpcCode: number, serverMessage: string, options: JsonRpcErrorOptions = {}) {
     super(rpcCode, serverMessage, options, 'RESOURCE_NOT_FOUND');
   }
-}
-
-/** The one place wire error codes become error classes. */
-export function fromJsonRpcError(
-  error: { code: number; message: string; data?: unknown },
-  context: ErrorContext,
-): JsonRpcError | MissingCapabilityError {
-  const options = { ...context, data: error.data };
-  switch (error.code) {
-    case -32020:
-      return new HeaderMismatchError(error.message, options);
-    case -32021:
-      return MissingCapabilityError.fromServer(error.message, options);
-    case -32042:
-      return new UrlElicitationRequiredError(error.message, options);
-    case -32002:
-    case -32602:
-      if (context.method === 'resources/read')
-        return new ResourceNotFoundError(error.code, error.message, options);
-  }
-  return new JsonRpcError(error.code, error.message, options);
 }
 
 /** Nothing at the URL speaks a protocol the client knows. `probes` says what each attempt got. */

@@ -72,6 +72,7 @@ export {
   MalformedMessageError,
   McpError,
   type McpErrorCode,
+  type McpErrorFamily,
   MetadataChangedError,
   MissingCapabilityError,
   MoreResourceRequiredError,

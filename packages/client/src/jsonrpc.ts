@@ -139,12 +139,3 @@ export function success(id: RequestId, result: JsonObject): JsonRpcSuccess {
 export function failure(id: RequestId, error: JsonRpcErrorObject): JsonRpcFailure {
   return { jsonrpc: '2.0', id, error };
 }
-
-/** Standard JSON-RPC codes the client itself sends when answering a server's request. */
-export const RpcCode = {
-  parseError: -32700,
-  invalidRequest: -32600,
-  methodNotFound: -32601,
-  invalidParams: -32602,
-  internalError: -32603,
-} as const;

@@ -10,8 +10,8 @@ import {
   JsonRpcError,
   ToolNotFoundError,
 } from './errors.ts';
-import { RpcCode } from './jsonrpc.ts';
 import type { Tool } from './types.ts';
+import { RpcCode } from './wire-codes.ts';
 
 /** How a call reaches the server, and how it looks at the listing again. */
 export interface ToolCalling<T> {

@@ -13,6 +13,7 @@ import { isMcpError, JsonRpcError, TransportError } from '../errors.ts';
 import { type JsonRpcRequest, notification } from '../jsonrpc.ts';
 import type { HttpResponse } from '../transport/http.ts';
 import { readMessages, type StreamPosition } from '../transport/sse.ts';
+import { RpcCode } from '../wire-codes.ts';
 
 export interface ListenWire {
   url: string;
@@ -105,7 +106,7 @@ export class Subscription {
       });
       // A server without subscriptions says so with an error: nothing to listen to, no retry.
       if ('error' in answer) {
-        if (answer.error.code === -32601) return;
+        if (answer.error.code === RpcCode.methodNotFound) return;
         throw new JsonRpcError(answer.error.code, answer.error.message, {
           url: wire.url,
           method: 'subscriptions/listen',

@@ -21,6 +21,7 @@ import {
 import { type RetryPolicy, refusedResponse, withRetry } from '../transport/retry.ts';
 import { StdioChannel as Pipe } from '../transport/stdio/channel.ts';
 import type { ServerCommand } from '../transport/stdio/process.ts';
+import { RpcCode } from '../wire-codes.ts';
 
 export interface StdioConfig {
   command: ServerCommand;
@@ -223,7 +224,7 @@ export class StdioChannel implements Channel {
           onMessage: () => {},
         });
         // A final answer ends the subscription; a server without the method is left alone.
-        if ('error' in answer && answer.error.code !== -32601) {
+        if ('error' in answer && answer.error.code !== RpcCode.methodNotFound) {
           const where = { url: this.label, method: 'subscriptions/listen' };
           const { code, message, data } = answer.error;
           events.warning(new JsonRpcError(code, message, { ...where, data }));

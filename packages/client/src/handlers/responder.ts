@@ -15,8 +15,9 @@ import {
   MalformedMessageError,
   type McpError,
 } from '../errors.ts';
-import { isObject, type JsonObject, RpcCode } from '../jsonrpc.ts';
+import { isObject, type JsonObject } from '../jsonrpc.ts';
 import type { Question } from '../outcome.ts';
+import { RpcCode } from '../wire-codes.ts';
 import { checkFormAnswer, formProblem } from './form.ts';
 import type {
   ElicitationRequest,

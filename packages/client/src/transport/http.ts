@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import type { Dispatcher, Agent as UndiciAgent } from 'undici';
 import { wireSignal } from '../deadline.ts';
 import { HttpStatusError, ResponseTooLargeError, TransportError } from '../errors.ts';
-import { transientStatus } from './retry.ts';
+import { transientStatus } from '../wire-codes.ts';
 
 // undici's entry point also loads fetch, WebSocket, EventSource, its cache and its mocks: more
 // than half of the client's import time. The client needs the Agent and request() alone, so they

@@ -24,6 +24,7 @@ import {
 } from '../errors.ts';
 import type { JsonRpcResponse } from '../jsonrpc.ts';
 import { step } from '../telemetry/span.ts';
+import { refusedGrpcCode, refusedRpcCode, refusedStatus, transientStatus } from '../wire-codes.ts';
 
 export interface RetryPolicy {
   /** How many times a request may be sent again after the first try. */
@@ -37,33 +38,9 @@ export interface RetryPolicy {
   maxResumes: number;
 }
 
-/** Statuses of a failure that may pass when the request is sent again. */
-const TRANSIENT = new Set([408, 429, 502, 503, 504]);
-
-/**
- * gRPC statuses by which the server refuses a call without running it: push-back (a 429) and
- * credentials refused. An UNAVAILABLE the server sent came after it had the call.
- */
-const GRPC_REFUSED = new Set(['RESOURCE_EXHAUSTED', 'UNAUTHENTICATED', 'PERMISSION_DENIED']);
-
-/** JSON-RPC errors by which a server refuses a request before acting on it. */
-const REFUSED_CODES = new Set([
-  -32700, -32600, -32601, -32602, -32002, -32020, -32021, -32022, -32042,
-]);
-
-/** A status whose failure may pass if the request is sent again. */
-export function transientStatus(status: number): boolean {
-  return TRANSIENT.has(status);
-}
-
-/** An HTTP status by which the server refused the request without acting on it. */
-export function refusedStatus(status: number): boolean {
-  return (status >= 300 && status < 500) || status === 503;
-}
-
 /** A response by which the server refused the request without acting on it. */
 export function refusedResponse(response: JsonRpcResponse): boolean {
-  return 'error' in response && REFUSED_CODES.has(response.error.code);
+  return 'error' in response && refusedRpcCode(response.error.code);
 }
 
 /**
@@ -76,14 +53,14 @@ export function mayHaveActed(error: unknown): boolean {
   // The server refused the credentials (401/403) and the gate gave up: it ran nothing.
   if (error instanceof AuthorizationError) return false;
   if (error instanceof HttpStatusError) return !refusedStatus(error.status ?? 0);
-  if (error instanceof GrpcStatusError) return !GRPC_REFUSED.has(error.grpcStatus);
+  if (error instanceof GrpcStatusError) return !refusedGrpcCode(error.grpcCode);
   return (error as { acted?: unknown } | null)?.acted !== false;
 }
 
 /** A failure that may pass if the same request is sent again. */
 function transient(error: McpError): boolean {
   if (!error.retryable) return false;
-  if (error instanceof HttpStatusError) return TRANSIENT.has(error.status ?? 0);
+  if (error instanceof HttpStatusError) return transientStatus(error.status ?? 0);
   // The gRPC binding marks UNAVAILABLE and RESOURCE_EXHAUSTED (without a negative push-back).
   if (error instanceof GrpcStatusError) return true;
   return error instanceof TransportError || error instanceof StreamTruncatedError;

@@ -1,15 +1,10 @@
 import type { Deadline } from '../../deadline.ts';
-import {
-  HandleExpiredError,
-  JsonRpcError,
-  MalformedMessageError,
-  NotSupportedError,
-  UnsupportedServerError,
-} from '../../errors.ts';
+import { MalformedMessageError, NotSupportedError, UnsupportedServerError } from '../../errors.ts';
 import { isObject, type JsonObject } from '../../jsonrpc.ts';
 import type { Outcome, PendingHandle, PollOutcome } from '../../outcome.ts';
 import { withRetry } from '../../transport/retry.ts';
 import type { Tool } from '../../types.ts';
+import { aboutDeferred } from '../../wire-codes.ts';
 import type {
   Dialect,
   DialectEvents,
@@ -33,8 +28,6 @@ const EMPTY_LISTS: Record<string, string> = {
   'resources/templates/list': 'resourceTemplates',
   'prompts/list': 'prompts',
 };
-/** The seed's code for a bad parameter: for `redeem`, an unknown or expired token. */
-const INVALID_PARAMS = -32602;
 
 type Listed = Extract<ChannelListing, { kind: 'tools' }>;
 
@@ -179,19 +172,9 @@ export class McpLiteDialect implements Dialect {
       if (outcome.retry) this.#asked.set(handle.id, outcome.retry);
       return { kind: 'pending', handle, status: 'input_required', questions: outcome.questions };
     }
-    const error = outcome.kind === 'failure' ? outcome.error : undefined;
-    if (error instanceof JsonRpcError && error.rpcCode === INVALID_PARAMS) {
-      return {
-        kind: 'failure',
-        error: new HandleExpiredError(handle, {
-          url: this.#config.url,
-          method: 'tools/call',
-          tool: operation.tool,
-          cause: error,
-        }),
-      };
-    }
-    return outcome;
+    if (outcome.kind !== 'failure') return outcome;
+    const where = { url: this.#config.url, method: 'tools/call', tool: operation.tool };
+    return { kind: 'failure', error: aboutDeferred(outcome.error, handle, where) };
   }
 
   async adapt(operation: Operation): Promise<Operation | undefined> {

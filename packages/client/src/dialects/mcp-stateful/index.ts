@@ -8,9 +8,10 @@
  * server's questions to the `ask` the dialect is given, answered through the channel.
  */
 import { Deadline } from '../../deadline.ts';
-import { asError, ClientClosedError, fromJsonRpcError, type McpError } from '../../errors.ts';
+import { asError, ClientClosedError, type McpError } from '../../errors.ts';
 import { isObject, type JsonObject, metaOf, notification, request } from '../../jsonrpc.ts';
 import type { Outcome, PendingHandle, PollOutcome } from '../../outcome.ts';
+import { fromJsonRpcError } from '../../wire-codes.ts';
 import type { Channel, SessionOpening } from '../channel.ts';
 import type {
   Ask,

@@ -11,9 +11,9 @@ import {
 } from '../../errors.ts';
 import { isFinal, type Probe, probeStep } from '../../negotiate/probe.ts';
 import { LEGACY_VERSIONS } from '../../negotiate/versions.ts';
+import { modernRpcCode } from '../../wire-codes.ts';
 
 const FALL_BACK_TO_SSE = new Set([400, 404, 405]);
-const MODERN_CODES = new Set([-32020, -32021, -32022]);
 
 export const initializeProbe: Probe = async (context) => {
   const { config, learned, misses } = context;
@@ -37,7 +37,7 @@ export const initializeProbe: Probe = async (context) => {
     const rpcRefusal =
       error instanceof JsonRpcError &&
       (error.status ?? 200) >= 400 &&
-      !MODERN_CODES.has(error.rpcCode);
+      !modernRpcCode(error.rpcCode);
     const refused =
       rpcRefusal ||
       error instanceof HttpStatusError ||

@@ -7,7 +7,6 @@
  */
 import {
   type ErrorContext,
-  HandleExpiredError,
   JsonRpcError,
   MalformedMessageError,
   type McpError,
@@ -16,9 +15,8 @@ import {
 } from '../../errors.ts';
 import { isObject, type JsonObject } from '../../jsonrpc.ts';
 import { malformedResult, type PendingHandle, type PollOutcome } from '../../outcome.ts';
+import { aboutDeferred } from '../../wire-codes.ts';
 import type { Operation } from '../dialect.ts';
-
-const INVALID_PARAMS = -32602;
 
 /** The operation, asking for a task where the server and the tool allow (or need) one. */
 export function withTaskRequest(operation: Operation, capabilities: JsonObject): Operation {
@@ -83,8 +81,9 @@ export function taskState(
 }
 
 /**
- * A failure of `tasks/get` or `tasks/result`: -32602 means the server does not know the task
- * (any more); any other error of `tasks/result` is the error the task itself ended with.
+ * A failure of `tasks/get` or `tasks/result`: one that says the server does not know the task
+ * (any more) is a `HandleExpiredError`; any other error of `tasks/result` is the error the task
+ * itself ended with.
  */
 export function taskError(
   error: McpError,
@@ -93,9 +92,8 @@ export function taskError(
   where: ErrorContext,
 ): McpError {
   if (!(error instanceof JsonRpcError)) return error;
-  if (error.rpcCode === INVALID_PARAMS)
-    return new HandleExpiredError(handle, { ...where, cause: error });
-  if (method !== 'tasks/result') return error;
+  const about = aboutDeferred(error, handle, where);
+  if (about !== error || method !== 'tasks/result') return about;
   return new TaskFailedError(
     handle,
     { code: error.rpcCode, message: error.serverMessage, data: error.data },

@@ -5,14 +5,7 @@
  * is. Change notifications come over `subscriptions/listen`.
  */
 import { Deadline } from '../../deadline.ts';
-import {
-  fromJsonRpcError,
-  HandleExpiredError,
-  JsonRpcError,
-  MalformedMessageError,
-  type McpError,
-  UnsupportedVersionError,
-} from '../../errors.ts';
+import { MalformedMessageError, UnsupportedVersionError } from '../../errors.ts';
 import {
   type Incoming,
   isObject,
@@ -25,6 +18,7 @@ import {
 } from '../../jsonrpc.ts';
 import { malformedResult, type Outcome, type PendingHandle, questionsOf } from '../../outcome.ts';
 import type { Tool } from '../../types.ts';
+import { aboutDeferred, fromJsonRpcError, RpcCode } from '../../wire-codes.ts';
 import type { Channel, Listening } from '../channel.ts';
 import type {
   Dialect,
@@ -59,8 +53,6 @@ export interface SubscriptionFilter {
 
 /** Only these methods may answer `input_required` (MRTR). */
 const MAY_ASK_FOR_INPUT = new Set(['tools/call', 'prompts/get', 'resources/read']);
-const UNSUPPORTED_VERSION = -32022;
-const INVALID_PARAMS = -32602;
 
 export class StatelessDialect implements Dialect {
   readonly name = 'mcp-stateless';
@@ -142,7 +134,7 @@ export class StatelessDialect implements Dialect {
     const outcome = await this.send(operation, context);
     const where = { url: this.#channel.label, method: operation.method };
     if (outcome.kind === 'failure')
-      return { kind: 'failure', error: expiredOr(outcome.error, handle, where) };
+      return { kind: 'failure', error: aboutDeferred(outcome.error, handle, where) };
     // tasks/get may not answer input_required: #outcome has made that a failure already.
     if (outcome.kind !== 'complete') return outcome as PollOutcome;
     return taskOutcome(outcome.result, handle, where);
@@ -157,7 +149,7 @@ export class StatelessDialect implements Dialect {
     const operation = taskOperation('tasks/update', handle, { inputResponses: responses });
     const outcome = await this.send(operation, context);
     if (outcome.kind === 'failure') {
-      throw expiredOr(outcome.error, handle, {
+      throw aboutDeferred(outcome.error, handle, {
         url: this.#channel.label,
         method: operation.method,
       });
@@ -360,20 +352,8 @@ function taskOperation(method: string, handle: PendingHandle, extra: JsonObject 
   return { method, params: { taskId: handle.id, ...extra }, idempotent: method !== 'tasks/update' };
 }
 
-/** -32602 about a task means the server does not know it (any more). */
-function expiredOr(
-  error: McpError,
-  handle: PendingHandle,
-  where: { url: string; method: string },
-): McpError {
-  if (error instanceof JsonRpcError && error.rpcCode === INVALID_PARAMS) {
-    return new HandleExpiredError(handle, { ...where, cause: error });
-  }
-  return error;
-}
-
 function refusesVersion(response: JsonRpcResponse): response is JsonRpcFailure {
-  return 'error' in response && response.error.code === UNSUPPORTED_VERSION;
+  return 'error' in response && response.error.code === RpcCode.unsupportedVersion;
 }
 
 /** The newest revision both sides speak, from a server's list of supported versions. */

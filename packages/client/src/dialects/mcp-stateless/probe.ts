@@ -7,7 +7,6 @@
 import { Deadline } from '../../deadline.ts';
 import {
   ContentTypeError,
-  fromJsonRpcError,
   HttpStatusError,
   MalformedMessageError,
   ServerExitedError,
@@ -20,6 +19,7 @@ import { datesIn, type Probe, type ProbeContext } from '../../negotiate/probe.ts
 import type { Verdict } from '../../negotiate/verdicts.ts';
 import { LEGACY_VERSIONS, MODERN_VERSIONS } from '../../negotiate/versions.ts';
 import { step } from '../../telemetry/span.ts';
+import { fromJsonRpcError, modernRpcCode, RpcCode } from '../../wire-codes.ts';
 import type { Dialect } from '../dialect.ts';
 import { isEnvelope } from '../webtools/envelope.ts';
 import { META } from './meta.ts';
@@ -163,12 +163,14 @@ async function discoverOnce(context: ProbeContext, version: string): Promise<Ans
     const { code, data, message: text } = response.error;
     // Pre-release servers numbered "unsupported version" -32004; only trust it with a version list.
     if (
-      code === -32022 ||
-      (code === -32004 && isObject(data) && Array.isArray(data['supported']))
+      code === RpcCode.unsupportedVersion ||
+      (code === RpcCode.draftUnsupportedVersion &&
+        isObject(data) &&
+        Array.isArray(data['supported']))
     ) {
       return { kind: 'unsupported-version', data };
     }
-    if (code === -32020 || code === -32021) return { kind: 'modern-error', error: response.error };
+    if (modernRpcCode(code)) return { kind: 'modern-error', error: response.error };
     return notModern(`JSON-RPC error ${code} "${text}"`, `${text} ${JSON.stringify(data ?? '')}`);
   }
   if (Array.isArray(response.result['supportedVersions']))

@@ -1,10 +1,8 @@
 /**
- * gRPC statuses in the client's error tree. The server's own statuses take the class of the same
- * meaning over HTTP (INVALID_ARGUMENT, NOT_FOUND and INTERNAL the JSON-RPC errors -32602, -32601
- * and -32603 of the HTTP binding, with the status details as `data`; DEADLINE_EXCEEDED a
- * `TimeoutError`), the rest a `GrpcStatusError`. Failures of the client's own side (a refused
- * connection, a reset, a message over the size limit) are transport errors that say whether the
- * server can have seen the call.
+ * gRPC failures in the client's error tree. A status the server sent is read here (its details,
+ * its push-back) and mapped with every other wire code in wire-codes.ts. Failures of the client's
+ * own side (a refused connection, a reset, a message over the size limit) are transport errors
+ * that say whether the server can have seen the call.
  */
 import { toJson } from '@bufbuild/protobuf';
 import { StructSchema } from '@bufbuild/protobuf/wkt';
@@ -12,8 +10,6 @@ import { Code, ConnectError } from '@connectrpc/connect';
 import type { Deadline } from '../../../deadline.ts';
 import {
   type ErrorContext,
-  fromJsonRpcError,
-  GrpcStatusError,
   isMcpError,
   type McpError,
   ResponseTooLargeError,
@@ -21,6 +17,7 @@ import {
   TransportError,
 } from '../../../errors.ts';
 import { errorCode, neverSent } from '../../../transport/http.ts';
+import { fromGrpcStatus } from '../../../wire-codes.ts';
 import { ErrorInfoSchema } from './gen/google/rpc/error_details_pb.ts';
 
 export interface StatusContext {
@@ -31,20 +28,6 @@ export interface StatusContext {
   /** The largest message the client reads. */
   maxResponseBytes: number;
 }
-
-/** The HTTP binding's JSON-RPC codes for the statuses the seed maps (§5.5). */
-const RPC_CODES: Partial<Record<Code, number>> = {
-  [Code.InvalidArgument]: -32602,
-  [Code.NotFound]: -32601,
-  [Code.Internal]: -32603,
-};
-/** Statuses worth another try: the server is overloaded or pushes back. */
-const RETRYABLE = new Set([Code.Unavailable, Code.ResourceExhausted]);
-/** The HTTP status of the same meaning, for code that checks `error.status`. */
-const HTTP_STATUS: Partial<Record<Code, number>> = {
-  [Code.Unauthenticated]: 401,
-  [Code.PermissionDenied]: 403,
-};
 
 export function isUnimplemented(error: unknown): boolean {
   return error instanceof ConnectError && error.code === Code.Unimplemented;
@@ -58,24 +41,15 @@ export function fromGrpcError(error: unknown, context: StatusContext): McpError 
   if (isMcpError(error)) return error;
   const status = ConnectError.from(error);
   if (!status.isWireError) return clientSide(status, context);
-  const data = dataOf(status);
-  const rpcCode = RPC_CODES[status.code];
-  if (rpcCode !== undefined) {
-    return fromJsonRpcError({ code: rpcCode, message: status.rawMessage, data }, where);
-  }
-  if (status.code === Code.DeadlineExceeded) {
-    return new TimeoutError(context.timeoutMs, { ...where, cause: status });
-  }
-  const pushback = pushbackOf(status);
-  return new GrpcStatusError(status.code, status.rawMessage, {
-    ...where,
-    status: HTTP_STATUS[status.code],
-    data,
-    cause: status,
-    // A negative push-back is the server saying not to try again.
-    retryable: RETRYABLE.has(status.code) && (pushback ?? 0) >= 0,
-    retryAfterMs: pushback !== undefined && pushback >= 0 ? pushback : undefined,
-  });
+  return fromGrpcStatus(
+    {
+      code: status.code,
+      message: status.rawMessage,
+      data: dataOf(status),
+      pushbackMs: pushbackOf(status),
+    },
+    { where, timeoutMs: context.timeoutMs, cause: status },
+  );
 }
 
 /** What went wrong on the client's side of the call, or on the connection. */

@@ -4,9 +4,10 @@
  * events when the caller follows partials (`stream.ts`).
  */
 import type { Deadline } from '../../../deadline.ts';
-import { fromJsonRpcError, HttpStatusError } from '../../../errors.ts';
+import { HttpStatusError } from '../../../errors.ts';
 import { request } from '../../../jsonrpc.ts';
 import { send } from '../../../transport/http.ts';
+import { fromJsonRpcError } from '../../../wire-codes.ts';
 import { readAnswer } from '../../answer.ts';
 import type {
   ChannelListing,

@@ -3,8 +3,8 @@
  * array in the seed's text and `{ "tools": [...] }` in its example; both are read (`toolsOf`).
  */
 import type { Deadline } from '../../../deadline.ts';
-import { fromJsonRpcError } from '../../../errors.ts';
 import { excerpt, readText, send, statusError } from '../../../transport/http.ts';
+import { fromJsonRpcError } from '../../../wire-codes.ts';
 import { errorResponse } from '../../answer.ts';
 import type { ChannelListing, McpLiteConfig } from '../channel.ts';
 import { toolsOf } from '../listing.ts';

@@ -7,7 +7,6 @@
 import type { Deadline } from '../../../deadline.ts';
 import {
   type ErrorContext,
-  fromJsonRpcError,
   JsonRpcError,
   MalformedMessageError,
   type McpError,
@@ -16,6 +15,7 @@ import {
 import { isObject, type JsonObject } from '../../../jsonrpc.ts';
 import type { HttpResponse } from '../../../transport/http.ts';
 import { readEvents } from '../../../transport/sse.ts';
+import { fromJsonRpcError, RpcCode } from '../../../wire-codes.ts';
 import type { Partials } from '../partials.ts';
 
 export interface StreamContext {
@@ -27,8 +27,6 @@ export interface StreamContext {
 
 /** The result the stream adds up to, or the server's error. */
 export type Streamed = { kind: 'result'; result: JsonObject } | { kind: 'error'; error: McpError };
-
-const INTERNAL_ERROR = -32603;
 
 export async function readStream(
   response: HttpResponse,
@@ -94,5 +92,8 @@ function streamError(data: string, where: ErrorContext): McpError {
   }
   const message =
     isObject(error) && typeof error['message'] === 'string' ? error['message'] : String(data);
-  return new JsonRpcError(INTERNAL_ERROR, message || 'stream error', { ...where, data: value });
+  return new JsonRpcError(RpcCode.internalError, message || 'stream error', {
+    ...where,
+    data: value,
+  });
 }
