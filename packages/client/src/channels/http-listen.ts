@@ -12,7 +12,7 @@ import { withoutSubscriptionId } from '../dialects/mcp-stateless/meta.ts';
 import { isMcpError, JsonRpcError, TransportError } from '../errors.ts';
 import { type JsonRpcRequest, notification } from '../jsonrpc.ts';
 import type { HttpResponse } from '../transport/http.ts';
-import { readMessages, type StreamPosition } from '../transport/sse.ts';
+import { consumesRetry, readMessages, StreamEnded, type StreamPosition } from '../transport/sse.ts';
 import { RpcCode } from '../wire-codes.ts';
 
 export interface ListenWire {
@@ -24,15 +24,6 @@ export interface ListenWire {
   maxDelayMs: number;
   /** Builds and POSTs one `subscriptions/listen` request with the dialect's envelope. */
   open(signal: AbortSignal): Promise<{ request: JsonRpcRequest; response: HttpResponse }>;
-}
-
-/** How one attempt ended. */
-class Ended extends Error {
-  readonly delivered: boolean;
-  constructor(delivered: boolean) {
-    super('subscription stream ended');
-    this.delivered = delivered;
-  }
 }
 
 export class Subscription {
@@ -83,7 +74,7 @@ export class Subscription {
         maxTimeout: wire.maxDelayMs,
         randomize: true,
         signal,
-        shouldConsumeRetry: ({ error }) => !(error instanceof Ended && error.delivered),
+        shouldConsumeRetry: consumesRetry,
         shouldRetry: async ({ error }) => {
           if (error instanceof JsonRpcError) return false;
           await sleep(wire.minDelayMs, signal);
@@ -93,7 +84,7 @@ export class Subscription {
     );
   }
 
-  /** Resolves when the subscription ends for good; throws Ended when it should be reopened. */
+  /** Resolves when the subscription ends for good; throws StreamEnded when it should be reopened. */
   async #listenOnce(signal: AbortSignal): Promise<void> {
     const wire = this.#wire;
     const { request, response } = await wire.open(signal);
@@ -133,6 +124,6 @@ export class Subscription {
       if (method === 'notifications/subscriptions/acknowledged') continue;
       this.#events.notification(notification(method, withoutSubscriptionId(params)));
     }
-    throw new Ended(delivered);
+    throw new StreamEnded(delivered);
   }
 }

@@ -18,6 +18,24 @@ import { MalformedMessageError, ResponseTooLargeError } from '../errors.ts';
 import { classify, type Incoming, parseMessages } from '../jsonrpc.ts';
 import { transportError } from './http.ts';
 
+/**
+ * A stream the client keeps open (the GET stream, `subscriptions/listen`) ended and is to be
+ * reopened: thrown for p-retry, which reopens on a throw. Never leaves the channel.
+ */
+export class StreamEnded extends Error {
+  /** It delivered something first: reopening it spends nothing of the failure budget. */
+  readonly delivered: boolean;
+  constructor(delivered: boolean) {
+    super('event stream ended');
+    this.delivered = delivered;
+  }
+}
+
+/** p-retry's `shouldConsumeRetry` for a kept-open stream (see StreamEnded). */
+export function consumesRetry({ error }: { error: Error }): boolean {
+  return !(error instanceof StreamEnded && error.delivered);
+}
+
 export interface StreamPosition {
   /** The id of the last event seen, for `Last-Event-ID` when resuming. */
   lastEventId: string | undefined;

@@ -11,19 +11,15 @@ import type { DialectEvents } from '../../dialects/dialect.ts';
 import { isMcpError, TransportError } from '../../errors.ts';
 import type { Incoming } from '../../jsonrpc.ts';
 import { discard, readText, statusError } from '../../transport/http.ts';
-import { readMessages, type StreamPosition } from '../../transport/sse.ts';
+import {
+  consumesRetry,
+  readMessages,
+  StreamEnded,
+  type StreamPosition,
+} from '../../transport/sse.ts';
 import { ACCEPT_STREAM, httpRequest } from '../http-request.ts';
 import type { Wire } from './exchange.ts';
 import { SessionNotFound } from './session.ts';
-
-/** The stream ended after delivering events: reconnect without spending the failure budget. */
-class StreamEnded extends Error {
-  readonly delivered: boolean;
-  constructor(delivered: boolean) {
-    super('listen stream ended');
-    this.delivered = delivered;
-  }
-}
 
 export class GetStream {
   readonly #controller = new AbortController();
@@ -75,7 +71,7 @@ export class GetStream {
       maxTimeout: config.retry.maxDelayMs,
       randomize: true,
       signal,
-      shouldConsumeRetry: ({ error }) => !(error instanceof StreamEnded && error.delivered),
+      shouldConsumeRetry: consumesRetry,
       shouldRetry: async ({ error }) => {
         if (error instanceof SessionNotFound) return false;
         // The server's `retry:` is a floor it asked for, and `minDelayMs` is the client's: a
