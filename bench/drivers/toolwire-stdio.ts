@@ -3,7 +3,7 @@
  * scratch (a fresh verdict store), no subscription. The floor is `stdio-raw.ts`, a raw pipe to
  * the same child.
  */
-import { createMcpClient, memoryVerdictStore } from '@toolwire/client';
+import { createMcpClient } from '@toolwire/client';
 import { CLIENT_INFO, type Driver } from './driver.ts';
 import { STDIO_SERVER } from './stdio-raw.ts';
 
@@ -11,7 +11,7 @@ const driver: Driver = {
   async connect() {
     const client = createMcpClient(
       { command: process.execPath, args: [STDIO_SERVER] },
-      { clientInfo: CLIENT_INFO, verdicts: memoryVerdictStore(), listen: false },
+      { clientInfo: CLIENT_INFO, listen: false },
     );
     await client.connect();
     return {

@@ -3,12 +3,7 @@
  * connect negotiates from scratch (a kept verdict would hide the probe), and no GET stream,
  * which the other clients' connect figures do not include either.
  */
-import {
-  type ClientOptions,
-  createMcpClient,
-  type McpClient,
-  memoryVerdictStore,
-} from '@toolwire/client';
+import { type ClientOptions, createMcpClient, type McpClient } from '@toolwire/client';
 import { CLIENT_INFO, type Driver, type Session } from './driver.ts';
 
 /** The client every toolwire driver measures, adapters included; `more` adds to the options. */
@@ -16,7 +11,6 @@ export function benchClient(url: string, more: ClientOptions = {}): McpClient {
   return createMcpClient(url, {
     clientInfo: CLIENT_INFO,
     protocolVersion: 'auto',
-    verdicts: memoryVerdictStore(),
     listen: false,
     ...more,
   });

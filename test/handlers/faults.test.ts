@@ -3,7 +3,7 @@
  * a -32042 that names no elicitationId, an MCP-lite partial that is a bare object, and a
  * 2026-07-28 resource read that needs an answer first.
  */
-import { createMcpClient, memoryVerdictStore, TimeoutError } from '@toolwire/client';
+import { createMcpClient, TimeoutError } from '@toolwire/client';
 import { HttpResponse, http } from 'msw';
 import { expect, test } from 'vitest';
 import { mcpServer, startFaultServer } from '../helpers/fault-server.ts';
@@ -78,7 +78,6 @@ test('a -32042 that names no elicitationId asks the user once and is sent again'
   );
   let asked = 0;
   await using client = createMcpClient(server.url, {
-    verdicts: memoryVerdictStore(),
     protocolVersion: '2025-11-25',
     listen: false,
     onElicitation: () => {
@@ -148,7 +147,6 @@ test('a 2026-07-28 resource read that needed an answer is not kept: the next rea
   );
   let asked = 0;
   await using client = createMcpClient(server.url, {
-    verdicts: memoryVerdictStore(),
     listen: false,
     onElicitation: () => {
       asked += 1;

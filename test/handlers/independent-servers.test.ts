@@ -9,7 +9,6 @@ import {
   type ClientOptions,
   createMcpClient,
   type ElicitationRequest,
-  memoryVerdictStore,
   type SamplingRequest,
 } from '@toolwire/client';
 import { describe, expect, test } from 'vitest';
@@ -23,7 +22,6 @@ function handlers(answer: 'accept' | 'decline' = 'accept') {
   const asked: ElicitationRequest[] = [];
   const sampled: SamplingRequest[] = [];
   const options: ClientOptions = {
-    verdicts: memoryVerdictStore(),
     listen: false,
     onElicitation: (request) => {
       asked.push(request);

@@ -8,7 +8,6 @@ import {
   type ElicitationRequest,
   type HandlerContext,
   HandlerError,
-  memoryVerdictStore,
   type SamplingRequest,
   TimeoutError,
 } from '@toolwire/client';
@@ -22,8 +21,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const client = (options: ClientOptions) =>
-  createMcpClient(server.url, { verdicts: memoryVerdictStore(), ...options });
+const client = (options: ClientOptions) => createMcpClient(server.url, options);
 
 /** The tool's single text item, parsed: what the server got back from the client. */
 function answered(result: { content: Array<{ type: string }> }): unknown {

@@ -11,7 +11,6 @@ import {
   InputRequiredError,
   InputRoundsExceededError,
   MissingCapabilityError,
-  memoryVerdictStore,
   type SamplingRequest,
   TimeoutError,
 } from '@toolwire/client';
@@ -41,7 +40,6 @@ const reply = {
 
 function connect(url: string, options: ClientOptions) {
   return createMcpClient(url, {
-    verdicts: memoryVerdictStore(),
     retry: { minDelayMs: 1, maxDelayMs: 5 },
     ...options,
   });

@@ -7,7 +7,7 @@
  * Its elicitation and sampling helpers (ctx.elicit, ctx.sample) are answered by the client's
  * handlers in test/handlers/independent-servers.test.ts.
  */
-import { createMcpClient, JsonRpcError, memoryVerdictStore, type Progress } from '@toolwire/client';
+import { createMcpClient, JsonRpcError, type Progress } from '@toolwire/client';
 import { describe, expect, test } from 'vitest';
 import { expectSessionDeleted } from '../helpers/fetch-server.ts';
 import { expectCleanClose, settledHandles } from '../helpers/handles.ts';
@@ -28,7 +28,7 @@ describe.each(['stateless', 'stateful'] as const)('mcp-lite (%s)', (mode) => {
 
   test('negotiates 2025-06-18, its newest, from the versions its refusal of the modern probe lists', async () => {
     await using server = await startMcpLiteServer(mode);
-    await using client = createMcpClient(server.url, { verdicts: memoryVerdictStore() });
+    await using client = createMcpClient(server.url);
     const seen: number[] = [];
     const result = await client.callTool(
       'progress',

@@ -65,7 +65,7 @@ describe.each(['http', 'smart'] as const)('MiniMCP %s transport', (mode) => {
 
   test('an unknown method is a JsonRpcError, though the server sends it with HTTP 404', async () => {
     await using server = await startMiniMcpServer(mode);
-    await using client = createMcpClient(server.url, { verdicts: memoryVerdictStore() });
+    await using client = createMcpClient(server.url);
     await expect(client.listPrompts()).rejects.toMatchObject({ code: 'JSON_RPC', rpcCode: -32601 });
   });
 });
@@ -74,7 +74,7 @@ test('MiniMCP smart transport: progress and a log message arrive on the stream i
   await using server = await startMiniMcpServer('smart');
   const warnings: Error[] = [];
   const logs: unknown[] = [];
-  await using client = createMcpClient(server.url, { verdicts: memoryVerdictStore() });
+  await using client = createMcpClient(server.url);
   client.on('warning', (error) => warnings.push(error));
   client.on('log', ({ data }) => logs.push(data));
   const progress: number[] = [];

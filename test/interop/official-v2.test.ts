@@ -9,12 +9,7 @@
  * Its input_required rounds (elicitation and sampling built with `inputRequired`) are answered by
  * the client's handlers in test/handlers/independent-servers.test.ts.
  */
-import {
-  createMcpClient,
-  type LogMessage,
-  memoryVerdictStore,
-  UnsupportedVersionError,
-} from '@toolwire/client';
+import { createMcpClient, type LogMessage, UnsupportedVersionError } from '@toolwire/client';
 import { describe, expect, test } from 'vitest';
 import { expectSessionDeleted } from '../helpers/fetch-server.ts';
 import { expectCleanClose, handles, settledHandles } from '../helpers/handles.ts';
@@ -24,7 +19,7 @@ import { waitFor } from '../helpers/wait-for.ts';
 describe.each(['dual-era', 'stateful'] as const)('official v2 server (%s)', (mode) => {
   test('negotiates the best revision it serves and lists the tools', async () => {
     await using server = await startV2Server(mode);
-    await using client = createMcpClient(server.url, { verdicts: memoryVerdictStore() });
+    await using client = createMcpClient(server.url);
     const tools = await client.listTools();
     expect(client.protocolVersion).toBe(mode === 'dual-era' ? '2026-07-28' : '2025-11-25');
     expect(client.serverInfo).toEqual({ name: 'v2-interop', version: '2.0.0' });
@@ -130,7 +125,7 @@ describe.each(['dual-era', 'stateful'] as const)('official v2 server (%s)', (mod
 describe('official v2 server (dual-era)', () => {
   test('is spoken to statelessly at 2026-07-28: one discover before the first call, only POSTs, no session id', async () => {
     await using server = await startV2Server('dual-era');
-    const client = createMcpClient(server.url, { verdicts: memoryVerdictStore(), listen: false });
+    const client = createMcpClient(server.url, { listen: false });
     await client.listTools();
     await client.callTool('echo', { text: 'modern' });
     await client.close();
@@ -172,7 +167,7 @@ describe('official v2 server (modern-only, legacy: reject)', () => {
   test('is found modern by its discover answer and spoken to at 2026-07-28, leaving nothing open', async () => {
     await using server = await startV2Server('modern-only');
     const baseline = await settledHandles();
-    const client = createMcpClient(server.url, { verdicts: memoryVerdictStore() });
+    const client = createMcpClient(server.url);
     expect((await client.callTool('echo', { text: 'hi' })).content).toEqual([
       { type: 'text', text: 'hi' },
     ]);

@@ -11,7 +11,6 @@ import {
   HandleExpiredError,
   JsonRpcError,
   memoryHandleStore,
-  memoryVerdictStore,
   TaskCancelledError,
   TaskFailedError,
 } from '@toolwire/client';
@@ -24,7 +23,7 @@ import { metaOf } from '../helpers/rpc.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 
 const TASK_ID = 'task-0123456789abcdef-secret';
-const options = () => ({ verdicts: memoryVerdictStore(), listen: false });
+const options = () => ({ listen: false });
 
 function task(status: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
   return {

@@ -50,9 +50,7 @@ test('a kept verdict goes straight to the listing', async () => {
 
 test('a URL naming /calltools starts at MCP-lite: one request before the first call', async () => {
   await using server = await startReferenceServer();
-  await using client = createMcpClient(`${server.urls.mcpLite}/calltools`, {
-    verdicts: memoryVerdictStore(),
-  });
+  await using client = createMcpClient(`${server.urls.mcpLite}/calltools`, {});
   const result = await client.callTool('echo', { text: 'hi' });
   expect(result.content).toEqual([{ type: 'text', text: 'hi' }]);
   expect(server.log.map((entry) => entry.path)).toEqual([
@@ -100,7 +98,7 @@ test('when nothing answers, the error lists every probe, MCP-lite endpoints incl
   await using server = await startFaultServer([
     http.all('*', () => new HttpResponse('Not Found', { status: 404 })),
   ]);
-  await using client = createMcpClient(server.url, { verdicts: memoryVerdictStore(), ...fast });
+  await using client = createMcpClient(server.url, fast);
   const error = await client.connect().catch((e: unknown) => e);
   expect(error).toBeInstanceOf(UnsupportedServerError);
   const probes = (error as UnsupportedServerError).probes;

@@ -54,7 +54,6 @@ test('when the HTTP+SSE fallback fails too, the original refusal is the cause an
     http.get('*/mcp', () => new HttpResponse('nope', { status: 404 })),
   ]);
   await using client = createMcpClient(server.url, {
-    verdicts: memoryVerdictStore(),
     retry: { minDelayMs: 1 },
   });
   const error = await client.connect().catch((e: unknown) => e);
@@ -69,7 +68,7 @@ test('when the HTTP+SSE fallback fails too, the original refusal is the cause an
 
 test('closing an HTTP+SSE client leaves the stream closed', async () => {
   await using server = await startSdkSseServer();
-  const client = createMcpClient(server.url, { verdicts: memoryVerdictStore() });
+  const client = createMcpClient(server.url);
   await client.listTools();
   await client.close();
   await expect(client.listTools({ refresh: true })).rejects.toMatchObject({
@@ -79,7 +78,7 @@ test('closing an HTTP+SSE client leaves the stream closed', async () => {
 
 test('a dropped HTTP+SSE stream fails the call waiting on it, and the next call opens a new stream and initializes again', async () => {
   await using server = await startSdkSseServer();
-  await using client = createMcpClient(server.url, { verdicts: memoryVerdictStore() });
+  await using client = createMcpClient(server.url);
   await client.listTools();
   const waiting = client.callTool('wait', {}).catch((error: unknown) => error);
   await waitFor(() => server.waiting === 1);
@@ -95,7 +94,7 @@ test('a dropped HTTP+SSE stream fails the call waiting on it, and the next call 
 
 test('aborting a call over HTTP+SSE tells the server with notifications/cancelled', async () => {
   await using server = await startSdkSseServer();
-  await using client = createMcpClient(server.url, { verdicts: memoryVerdictStore() });
+  await using client = createMcpClient(server.url);
   const controller = new AbortController();
   const call = client
     .callTool('wait', {}, { signal: controller.signal })

@@ -26,7 +26,6 @@ const methodsOf = (log: Array<{ body: unknown }>) =>
 test('a legacy server costs one failed probe, then initialize and notifications/initialized', async () => {
   await using server = await startReferenceServer();
   await using client = createMcpClient(server.url, {
-    verdicts: memoryVerdictStore(),
     listen: false,
   });
   await client.callTool('echo', { text: 'x' });
@@ -54,7 +53,21 @@ test('the official 1.x SDK server is legacy: 2025-11-25 after one failed probe',
   ]);
 });
 
-test('a verdict is kept per URL: the next client for it skips the probe', async () => {
+test("without a store, the verdicts are the client's own: the next client probes again", async () => {
+  await using server = await startReferenceServer();
+  await using first = createMcpClient(server.url, { listen: false });
+  await first.connect();
+  const before = server.log.length;
+  await using second = createMcpClient(server.url, { listen: false });
+  await second.connect();
+  expect(methodsOf(server.log.slice(before))).toEqual([
+    'server/discover',
+    'initialize',
+    'notifications/initialized',
+  ]);
+});
+
+test('a verdict is kept per URL: the next client given the same store skips the probe', async () => {
   await using server = await startReferenceServer();
   const verdicts = memoryVerdictStore();
   await using first = createMcpClient(server.url, { verdicts, listen: false });
@@ -99,7 +112,7 @@ test('a kept discover answer past its ttlMs is asked for again', async () => {
   ]);
 });
 
-test('a verdict store that fails costs a warning, never the call; the process memory stands in', async () => {
+test('a verdict store that fails costs a warning, never the call; memory stands in for it', async () => {
   await using server = await startReferenceServer();
   const broken = {
     get: () => Promise.reject(new Error('store down')),
@@ -115,7 +128,8 @@ test('a verdict store that fails costs a warning, never the call; the process me
     'store unavailable: verdicts.set store down',
   ]);
   expect(warnings[0]).toBeInstanceOf(StoreUnavailableError);
-  // The verdict went to the process memory as well: the next client skips the failed probe.
+  // The verdict went to the store's stand-in as well: the next client with the store skips the
+  // failed probe.
   const before = server.log.length;
   await using second = createMcpClient(server.url, { verdicts: broken, listen: false });
   await second.connect();
@@ -139,7 +153,6 @@ test('a kept verdict that fails is dropped and the server probed again', async (
 test('version hints in the failed probe choose the revision offered to initialize', async () => {
   await using server = await startReferenceServer({ versions: ['2025-06-18', '2025-03-26'] });
   await using client = createMcpClient(server.url, {
-    verdicts: memoryVerdictStore(),
     listen: false,
   });
   await client.connect();
@@ -158,7 +171,7 @@ test('a dual-era server whose only common revisions are legacy ones is spoken to
         : undefined,
     ),
   );
-  await using client = createMcpClient(server.url, { verdicts: memoryVerdictStore(), ...fast });
+  await using client = createMcpClient(server.url, fast);
   await client.connect();
   expect(client.dialect).toBe('mcp-stateful');
   expect(client.protocolVersion).toBe('2025-11-25');
@@ -170,7 +183,7 @@ test.each([401, 403])(
     await using server = await startFaultServer([
       http.post('*/mcp', () => new HttpResponse('no', { status })),
     ]);
-    await using client = createMcpClient(server.url, { verdicts: memoryVerdictStore(), ...fast });
+    await using client = createMcpClient(server.url, fast);
     const error = await client.connect().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(HttpStatusError);
     expect(error).toMatchObject({ status, method: 'server/discover' });
@@ -185,7 +198,6 @@ test('a 503 to the probe is retried, and the server found modern after it', asyn
     ...modernServer(),
   ]);
   await using client = createMcpClient(server.url, {
-    verdicts: memoryVerdictStore(),
     listen: false,
     ...fast,
   });
@@ -199,7 +211,6 @@ test('a refused connection is a TransportError, never a step down', async () => 
   const url = server.url;
   await server.close();
   await using client = createMcpClient(url, {
-    verdicts: memoryVerdictStore(),
     retry: { retries: 1, minDelayMs: 1 },
   });
   await expect(client.connect()).rejects.toBeInstanceOf(TransportError);
@@ -209,7 +220,7 @@ test('a server that speaks nothing we know ends in one UnsupportedServerError sa
   await using server = await startFaultServer([
     http.post('*/mcp', () => new HttpResponse('Not Found', { status: 404 })),
   ]);
-  await using client = createMcpClient(server.url, { verdicts: memoryVerdictStore(), ...fast });
+  await using client = createMcpClient(server.url, fast);
   const error = await client.connect().catch((e: unknown) => e);
   expect(error).toBeInstanceOf(UnsupportedServerError);
   const probes = (error as UnsupportedServerError).probes;
@@ -241,7 +252,7 @@ test('a pinned legacy era skips the modern probe', async () => {
 
 test('probing never reaches the application as a warning or an event', async () => {
   await using server = await startReferenceServer();
-  await using client = createMcpClient(server.url, { verdicts: memoryVerdictStore() });
+  await using client = createMcpClient(server.url);
   const seen: string[] = [];
   client.on('warning', (error) => seen.push(error.message));
   client.on('notification', (method) => seen.push(method));

@@ -9,7 +9,6 @@ import {
   InputRequiredError,
   MalformedMessageError,
   MissingCapabilityError,
-  memoryVerdictStore,
   ResourceNotFoundError,
 } from '@toolwire/client';
 import { HttpResponse } from 'msw';
@@ -20,7 +19,7 @@ import { modernServer } from '../helpers/modern-server.ts';
 import { metaOf } from '../helpers/rpc.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 
-const options = () => ({ verdicts: memoryVerdictStore(), retry: { minDelayMs: 1, maxDelayMs: 5 } });
+const options = () => ({ retry: { minDelayMs: 1, maxDelayMs: 5 } });
 
 test('a modern server is found with one server/discover and spoken to at 2026-07-28', async () => {
   await using server = await startFaultServer(modernServer());
@@ -376,7 +375,7 @@ test('subscriptions/listen delivers change notifications, which drop the tool ca
       listenNotifications: [{ jsonrpc: '2.0', method: 'notifications/tools/list_changed' }],
     }),
   );
-  await using client = createMcpClient(server.url, { verdicts: memoryVerdictStore() });
+  await using client = createMcpClient(server.url);
   const changed = new Promise<void>((resolve) => client.on('toolsChanged', resolve));
   await client.connect();
   await changed;
@@ -389,7 +388,7 @@ test('subscriptions/listen delivers change notifications, which drop the tool ca
 
 test('subscribing to a resource reopens the listen stream with it in the filter', async () => {
   await using server = await startFaultServer(modernServer());
-  await using client = createMcpClient(server.url, { verdicts: memoryVerdictStore() });
+  await using client = createMcpClient(server.url);
   await client.connect();
   await client.subscribeResource('file:///watched');
   // The stream is reopened with the new filter (an earlier one still opening may never arrive).
@@ -407,7 +406,7 @@ test('subscribing to a resource reopens the listen stream with it in the filter'
 test('closing while a subscription changes leaves no socket or timer behind', async () => {
   await using server = await startFaultServer(modernServer(), { keepAliveMs: 60_000 });
   const baseline = handles();
-  const client = createMcpClient(server.url, { verdicts: memoryVerdictStore() });
+  const client = createMcpClient(server.url);
   await client.connect();
   const subscribing = client.subscribeResource('file:///late').catch(() => undefined);
   await client.close();
@@ -444,7 +443,6 @@ test('a listen stream that breaks is reopened, and cached lists are treated as s
     }),
   );
   await using client = createMcpClient(server.url, {
-    verdicts: memoryVerdictStore(),
     retry: { minDelayMs: 1, maxDelayMs: 5 },
   });
   await client.listTools();

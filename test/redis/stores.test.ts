@@ -4,12 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createClient } from '@redis/client';
-import {
-  type CallHandle,
-  createMcpClient,
-  memoryVerdictStore,
-  StoreUnavailableError,
-} from '@toolwire/client';
+import { type CallHandle, createMcpClient, StoreUnavailableError } from '@toolwire/client';
 import { aesGcmSecrets, createRedisStores } from '@toolwire/redis';
 import { startReferenceServer } from '@toolwire/reference-server';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -112,7 +107,6 @@ describe('handles', () => {
     });
     await using client = createMcpClient(server.urls.modern, {
       handles: stores.handles,
-      verdicts: memoryVerdictStore(),
       listen: false,
     });
     const seen: CallHandle[][] = [];

@@ -7,7 +7,6 @@ import {
   createMcpClient,
   type McpClient,
   MissingCapabilityError,
-  memoryVerdictStore,
   ResourceNotFoundError,
   UnsupportedServerError,
 } from '@toolwire/client';
@@ -16,7 +15,7 @@ import { expect, test } from 'vitest';
 import { handles, settledHandles } from '../helpers/handles.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 
-const options = () => ({ verdicts: memoryVerdictStore(), retry: { minDelayMs: 1, maxDelayMs: 5 } });
+const options = () => ({ retry: { minDelayMs: 1, maxDelayMs: 5 } });
 
 /** The JSON-RPC methods the server received, in order. */
 function methods(server: ReferenceServer): unknown[] {

@@ -2,12 +2,7 @@
  * Errors during negotiation that name the fix: a wrong path says what was tried and where MCP
  * servers usually are; a refusal with a plain-text reason quotes it.
  */
-import {
-  createMcpClient,
-  HttpStatusError,
-  memoryVerdictStore,
-  UnsupportedServerError,
-} from '@toolwire/client';
+import { createMcpClient, HttpStatusError, UnsupportedServerError } from '@toolwire/client';
 import { startReferenceServer } from '@toolwire/reference-server';
 import { HttpResponse, http } from 'msw';
 import { expect, test } from 'vitest';
@@ -16,7 +11,7 @@ import { startFaultServer } from '../helpers/fault-server.ts';
 test('a base URL with the wrong path lists every path tried and suggests /mcp and /sse', async () => {
   await using server = await startReferenceServer();
   const origin = new URL(server.url).origin;
-  await using client = createMcpClient(`${origin}/api/v1`, { verdicts: memoryVerdictStore() });
+  await using client = createMcpClient(`${origin}/api/v1`);
   const error = await client.connect().catch((e: unknown) => e);
   expect(error).toBeInstanceOf(UnsupportedServerError);
   const { probes, hint, message } = error as UnsupportedServerError;
@@ -32,7 +27,7 @@ test('any other refusal during negotiation quotes its plain-text body', async ()
   await using server = await startFaultServer([
     http.all('*', () => new HttpResponse('teapot', { status: 418 })),
   ]);
-  await using client = createMcpClient(server.url, { verdicts: memoryVerdictStore() });
+  await using client = createMcpClient(server.url);
   const error = await client.connect().catch((e: unknown) => e);
   expect(error).toBeInstanceOf(HttpStatusError);
   expect((error as HttpStatusError).message).toContain('"teapot"');
@@ -50,7 +45,7 @@ test('a 403 with a plain-text reason quotes its first line in the message', asyn
         }),
     ),
   ]);
-  await using client = createMcpClient(server.url, { verdicts: memoryVerdictStore() });
+  await using client = createMcpClient(server.url);
   const error = await client.connect().catch((e: unknown) => e);
   expect(error).toBeInstanceOf(HttpStatusError);
   expect(error).toMatchObject({
@@ -74,7 +69,7 @@ test('an HTML or JSON error body is left to bodyExcerpt: its first line says not
         }),
     ),
   ]);
-  await using client = createMcpClient(server.url, { verdicts: memoryVerdictStore() });
+  await using client = createMcpClient(server.url);
   const error = (await client.connect().catch((e: unknown) => e)) as HttpStatusError;
   expect(error.reason).toBeUndefined();
   expect(error.message).toMatch(/^server answered HTTP 403: /);

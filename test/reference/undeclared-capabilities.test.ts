@@ -5,7 +5,7 @@
  */
 
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { createMcpClient, MissingCapabilityError, memoryVerdictStore } from '@toolwire/client';
+import { createMcpClient, MissingCapabilityError } from '@toolwire/client';
 import { expect, test } from 'vitest';
 import { startFaultServer } from '../helpers/fault-server.ts';
 import { modernServer } from '../helpers/modern-server.ts';
@@ -31,7 +31,7 @@ test('a tools-only server: empty lists and typed refusals, and only the handshak
   const methods: Array<string | undefined> = [];
   const server = await serveSdk(toolsOnly, { onRequest: (_http, method) => methods.push(method) });
   try {
-    await using client = createMcpClient(server.url, { verdicts: memoryVerdictStore() });
+    await using client = createMcpClient(server.url);
     await client.connect();
     expect(client.serverCapabilities).not.toHaveProperty('resources');
     expect(await client.listResources()).toEqual([]);
@@ -70,7 +70,6 @@ test('a tools-only server: empty lists and typed refusals, and only the handshak
 test('at 2026-07-28 too: what server/discover did not declare is not asked for', async () => {
   await using server = await startFaultServer(modernServer());
   await using client = createMcpClient(server.url, {
-    verdicts: memoryVerdictStore(),
     listen: false,
   });
   await client.connect();

@@ -15,12 +15,7 @@
  *   (a server asking for `retry: 0`, or for a wait too long for a timer, must not cause one)
  * - handles after close(): sockets and timers left once every client is closed
  */
-import {
-  createMcpClient,
-  type DialectChoice,
-  isMcpError,
-  memoryVerdictStore,
-} from '@toolwire/client';
+import { createMcpClient, type DialectChoice, isMcpError } from '@toolwire/client';
 import { BODY_LIMIT, EVENT_LIMIT, startHostileServer } from './hostile.ts';
 import { pick, sequence } from './seeded.ts';
 import { handlesAbove, settledHandles, timedLoop, within } from './watch.ts';
@@ -156,7 +151,6 @@ async function runCase(
     maxResponseBytes: BODY_LIMIT,
     reconnectAttempts: 2,
     retry: { retries: 2, minDelayMs: MIN_DELAY_MS, maxDelayMs: 50, maxRetryAfterMs: 200 },
-    verdicts: memoryVerdictStore(),
   });
   const judge = (what: string, error: unknown) => {
     const text = error instanceof Error ? `${error.message} ${String(error.stack)}` : String(error);

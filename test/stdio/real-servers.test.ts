@@ -7,7 +7,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createMcpClient, memoryVerdictStore, type StdioServer } from '@toolwire/client';
+import { createMcpClient, type StdioServer } from '@toolwire/client';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { handles, settledHandles } from '../helpers/handles.ts';
 import { binOf, childrenOf, running } from '../helpers/stdio.ts';
@@ -33,7 +33,7 @@ async function closesClean(
 ) {
   const baseline = await settledHandles();
   const before = childrenOf(process.pid);
-  const client = createMcpClient(server, { verdicts: memoryVerdictStore(), ...options });
+  const client = createMcpClient(server, { ...options });
   const warnings: Error[] = [];
   client.on('warning', (error) => warnings.push(error));
   try {

@@ -15,9 +15,9 @@ import { handles, settledHandles } from '../helpers/handles.ts';
 import { childrenOf, referenceStdio, running } from '../helpers/stdio.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 
-/** A client with a verdict store of its own, so every test negotiates; and what it reported. */
+/** A client (its verdicts its own, so every test negotiates), and what it reported. */
 function clientFor(server: StdioServer, options: Parameters<typeof createMcpClient>[1] = {}) {
-  const client = createMcpClient(server, { verdicts: memoryVerdictStore(), ...options });
+  const client = createMcpClient(server, options);
   const warnings: Error[] = [];
   const stderr: string[] = [];
   client.on('warning', (error) => warnings.push(error));

@@ -16,7 +16,7 @@ import {
   InMemorySpanExporter,
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
-import { createMcpClient, memoryVerdictStore } from '@toolwire/client';
+import { createMcpClient } from '@toolwire/client';
 import { type ReferenceServer, startReferenceServer } from '@toolwire/reference-server';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 
@@ -66,7 +66,6 @@ const traceIds = () =>
 
 test('no SDK: the caller’s trace is carried, no trace is made up; an SDK registered later records', async () => {
   await using client = createMcpClient(server.urls.modern, {
-    verdicts: memoryVerdictStore(),
     listen: false,
   });
   await client.callTool('echo', { text: 'outside any trace' });

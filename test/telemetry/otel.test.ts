@@ -12,7 +12,7 @@ import {
   type ReadableSpan,
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
-import { type ClientOptions, createMcpClient, memoryVerdictStore } from '@toolwire/client';
+import { type ClientOptions, createMcpClient } from '@toolwire/client';
 import { type ReferenceServer, startReferenceServer } from '@toolwire/reference-server';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { printTree, spanTrees } from '../helpers/span-tree.ts';
@@ -32,7 +32,6 @@ afterEach(() => server.close());
 function traced(url: string, options: ClientOptions = {}) {
   return createMcpClient(url, {
     tracing: { tracerProvider },
-    verdicts: memoryVerdictStore(),
     listen: false,
     ...options,
   });

@@ -72,7 +72,6 @@ test('a webtool that refuses the probes with bare statuses is found by its metad
     http.get('*/mcp/', () => HttpResponse.json(metadata)),
   ]);
   await using client = createMcpClient(server.url, {
-    verdicts: memoryVerdictStore(),
     retry: { minDelayMs: 1 },
   });
   expect((await client.listTools()).map((tool) => tool.name)).toEqual(['go']);

@@ -17,7 +17,6 @@ import {
   MODERN_VERSIONS,
   negotiate,
   STDIO_PROBES,
-  sharedVerdicts,
 } from './negotiate/index.ts';
 import type { ResolvedOptions } from './options.ts';
 
@@ -65,7 +64,7 @@ export function openDialect(
     {
       choice: options.protocolVersion,
       dialect: options.dialect,
-      verdicts: guardedVerdicts(options.verdicts, sharedVerdicts, events.warning),
+      verdicts: guardedVerdicts(options.verdicts, options.ownVerdicts, events.warning),
       key: options.url,
       channel,
       probes: HTTP_PROBES,
@@ -132,7 +131,7 @@ async function openStdio(
       {
         choice: options.protocolVersion,
         dialect: options.dialect,
-        verdicts: guardedVerdicts(options.verdicts, sharedVerdicts, events.warning),
+        verdicts: guardedVerdicts(options.verdicts, options.ownVerdicts, events.warning),
         key: stdio.key,
         channel,
         probes: STDIO_PROBES,

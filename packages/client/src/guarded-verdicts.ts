@@ -1,17 +1,23 @@
 /**
  * A verdict store the application gave (a shared one, on Redis say) may fail or answer late. A
  * verdict only saves a probe, so no call fails for it: the failure is reported as a `warning`
- * and the client goes on with the process's own memory, which every verdict is also written to.
+ * and the client goes on with a memory that every verdict is also written to, one per store, so
+ * the clients that share a store share its stand-in too. Without a store of the application's,
+ * the client's own memory is the store.
  */
 import { asError, isMcpError, StoreUnavailableError } from './errors.ts';
-import type { Verdict, VerdictStore } from './negotiate/verdicts.ts';
+import { memoryVerdictStore, type Verdict, type VerdictStore } from './negotiate/verdicts.ts';
+
+const standIns = new WeakMap<VerdictStore, VerdictStore>();
 
 export function guardedVerdicts(
-  store: VerdictStore,
-  memory: VerdictStore,
+  store: VerdictStore | undefined,
+  own: VerdictStore,
   warn: (error: Error) => void,
 ): VerdictStore {
-  if (store === memory) return store;
+  if (store === undefined) return own;
+  const standIn = standIns.get(store) ?? memoryVerdictStore();
+  standIns.set(store, standIn);
   async function attempt<T>(
     operation: string,
     run: () => T | Promise<T>,
@@ -35,10 +41,10 @@ export function guardedVerdicts(
       attempt(
         'get',
         () => store.get(url),
-        () => memory.get(url),
+        () => standIn.get(url),
       ),
     async set(url: string, verdict: Verdict) {
-      await memory.set(url, verdict);
+      await standIn.set(url, verdict);
       await attempt(
         'set',
         () => store.set(url, verdict),
@@ -46,7 +52,7 @@ export function guardedVerdicts(
       );
     },
     async delete(url: string) {
-      await memory.delete(url);
+      await standIn.delete(url);
       await attempt(
         'delete',
         () => store.delete(url),

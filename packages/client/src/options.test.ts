@@ -12,7 +12,11 @@ describe('resolveOptions', () => {
       protocolVersion: 'auto',
       dialect: 'auto',
       webtools: {},
-      verdicts: expect.objectContaining({ get: expect.any(Function), set: expect.any(Function) }),
+      verdicts: undefined,
+      ownVerdicts: expect.objectContaining({
+        get: expect.any(Function),
+        set: expect.any(Function),
+      }),
       headers: {},
       dispatcher: undefined,
       timeoutMs: 60_000,

@@ -18,7 +18,7 @@ import type {
 } from './handlers/types.ts';
 import { type HandleStore, memoryHandleStore } from './handles.ts';
 import { isObject, type JsonObject } from './jsonrpc.ts';
-import { sharedVerdicts, type VerdictStore } from './negotiate/verdicts.ts';
+import { memoryVerdictStore, type VerdictStore } from './negotiate/verdicts.ts';
 import {
   DIALECTS,
   type DialectChoice,
@@ -33,7 +33,7 @@ import {
   type StdioServer,
 } from './stdio-server.ts';
 import type { TracingOption } from './telemetry/load.ts';
-import type { RetryPolicy } from './transport/retry.ts';
+import type { RetryPolicy } from './types.ts';
 
 export interface ClientInfo {
   name: string;
@@ -69,9 +69,9 @@ export interface ClientOptions {
    */
   webtools?: WebtoolsOptions;
   /**
-   * Where negotiation verdicts are kept, per endpoint URL, so that the next client for the same
-   * URL skips the probe.
-   * @default one in-memory store shared by every client in the process
+   * Where negotiation verdicts are kept, per endpoint URL, so that the next connection to the
+   * same URL skips the probe. One store given to several clients is shared by them.
+   * @default a new in-memory store for this client
    */
   verdicts?: VerdictStore;
   /**
@@ -234,7 +234,10 @@ export interface ResolvedOptions {
   protocolVersion: ProtocolChoice;
   dialect: DialectChoice;
   webtools: WebtoolsOptions;
-  verdicts: VerdictStore;
+  /** The application's verdict store, if it gave one. */
+  verdicts: VerdictStore | undefined;
+  /** The client's own memory of verdicts: the store without `verdicts`, the fallback when it fails. */
+  ownVerdicts: VerdictStore;
   headers: Record<string, string>;
   /** The `headers` option when it is a function. */
   headersSource: HeadersSource | undefined;
@@ -264,7 +267,6 @@ export const DEFAULTS = Object.freeze({
   protocolVersion: 'auto' as ProtocolChoice,
   dialect: 'auto' as DialectChoice,
   webtools: Object.freeze({}) as WebtoolsOptions,
-  verdicts: sharedVerdicts,
   timeoutMs: 60_000,
   maxTimeoutMs: 600_000,
   resetTimeoutOnProgress: true,
@@ -301,7 +303,8 @@ export function resolveOptions(server: ServerTarget, options: ClientOptions = {}
     protocolVersion: options.protocolVersion ?? DEFAULTS.protocolVersion,
     dialect: options.dialect ?? DEFAULTS.dialect,
     webtools: { ...options.webtools },
-    verdicts: options.verdicts ?? DEFAULTS.verdicts,
+    verdicts: options.verdicts,
+    ownVerdicts: memoryVerdictStore(),
     headers: typeof options.headers === 'function' ? {} : { ...options.headers },
     headersSource: typeof options.headers === 'function' ? options.headers : undefined,
     auth: options.auth,

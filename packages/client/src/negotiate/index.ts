@@ -27,7 +27,7 @@ import type { Verdict } from './verdicts.ts';
 import { LEGACY_VERSIONS, MODERN_VERSIONS, type ProtocolChoice } from './versions.ts';
 
 export type { NegotiationConfig, Probe } from './probe.ts';
-export { memoryVerdictStore, sharedVerdicts, type Verdict, type VerdictStore } from './verdicts.ts';
+export { memoryVerdictStore, type Verdict, type VerdictStore } from './verdicts.ts';
 export * from './versions.ts';
 
 /** Streamable HTTP: MCP-lite first when the URL names it, then MCP, then the other dialects. */

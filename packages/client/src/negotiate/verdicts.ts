@@ -20,7 +20,10 @@ export interface Verdict {
   freshUntil?: string;
 }
 
-/** Where verdicts are kept. The default is in memory and shared by every client in the process. */
+/**
+ * Where verdicts are kept. Each client has its own in memory unless given one: one store passed
+ * to several clients (or a shared one, on Redis say) lets them share what each learned.
+ */
 export interface VerdictStore {
   get(url: string): Verdict | undefined | Promise<Verdict | undefined>;
   set(url: string, verdict: Verdict): void | Promise<void>;
@@ -35,5 +38,3 @@ export function memoryVerdictStore(): VerdictStore {
     delete: (url) => void verdicts.delete(url),
   };
 }
-
-export const sharedVerdicts: VerdictStore = memoryVerdictStore();
