@@ -1,43 +1,10 @@
 /**
- * @toolwire/client: the public face. Every export here is API; nothing else is.
+ * @toolwire/client: the public face. Every export here is API, named and documented in the
+ * README; nothing else is.
  */
+// biome-ignore-all assist/source/organizeImports: grouped by what a user looks for, not by path
 
-export {
-  APP_MIME_TYPE,
-  APPS_EXTENSION,
-  type AppResource,
-  type ResourceReader,
-  readAppResource,
-  visibleToApp,
-  visibleToModel,
-} from './apps.ts';
-export type { HeadersSource } from './auth/gate.ts';
-export {
-  type LoopbackAuthorization,
-  type LoopbackOptions,
-  loopbackAuthorization,
-} from './auth/loopback.ts';
-export {
-  type AuthStore,
-  authKeys,
-  type ClientRecord,
-  type IssuerRecord,
-  memoryAuthStore,
-  type ResourceRecord,
-  type TokenRecord,
-} from './auth/store.ts';
-export type {
-  AssertionSource,
-  AuthOption,
-  AuthorizeCallback,
-  AuthProvider,
-  AuthRefusal,
-  AuthRequest,
-  BearerTokenSource,
-  MachineGrant,
-  OAuthOptions,
-  RegisteredClient,
-} from './auth/types.ts';
+// One server, several servers, and what they are made with.
 export {
   type CallToolOptions,
   createMcpClient,
@@ -46,12 +13,72 @@ export {
   McpClient,
   type RequestOptions,
 } from './client.ts';
-export type { Progress } from './dialects/dialect.ts';
+export {
+  createMcpClients,
+  McpClients,
+  type McpClientsEvents,
+  type McpClientsOptions,
+  type ServerStatus,
+  type ToolOrigin,
+} from './multi/clients.ts';
+export {
+  type ServerOfTool,
+  serverInstructions,
+  serverOfTool,
+  type ToolSource,
+} from './multi/source.ts';
 export type {
-  WebtoolAction,
-  WebtoolMetadata,
-  WebtoolsOptions,
-} from './dialects/webtools/index.ts';
+  McpServerConfig,
+  ServerTarget,
+  ServerTargets,
+  StdioServer,
+  UrlServer,
+} from './multi/targets.ts';
+export type { ClientInfo, ClientOptions } from './options.ts';
+export type { ClientEvents } from './events.ts';
+export type { ToolStreamEvent } from './tool-stream.ts';
+export {
+  DIALECTS,
+  type DialectChoice,
+  LEGACY_VERSIONS,
+  MODERN_VERSIONS,
+  type ProtocolChoice,
+} from './negotiate/versions.ts';
+
+// What servers send and calls report.
+export type {
+  Annotations,
+  AudioContent,
+  CallStatus,
+  CallToolResult,
+  CompleteResult,
+  CompletionReference,
+  ContentBlock,
+  EmbeddedResource,
+  GetPromptResult,
+  Icon,
+  ImageContent,
+  JsonSchema,
+  LoggingLevel,
+  LogMessage,
+  Progress,
+  Prompt,
+  PromptArgument,
+  PromptMessage,
+  ReadResourceResult,
+  Resource,
+  ResourceContents,
+  ResourceLink,
+  ResourceTemplate,
+  RetryPolicy,
+  TextContent,
+  Tool,
+  ToolAnnotations,
+  ToolUi,
+} from './types.ts';
+export type { JsonObject } from './jsonrpc.ts';
+
+// Errors: one tree, each with a code and a family.
 export {
   AbortedError,
   AuthorizationError,
@@ -96,7 +123,8 @@ export {
   UrlElicitationRequiredError,
   WebtoolError,
 } from './errors.ts';
-export type { ClientEvents } from './events.ts';
+
+// The server's questions, answered by the application's handlers.
 export type {
   ElicitationHandler,
   ElicitationMode,
@@ -118,6 +146,8 @@ export type {
   ToolUseContent,
   UrlElicitation,
 } from './handlers/types.ts';
+
+// Long-running work and the stores a client keeps (shared by several clients when given one).
 export {
   type CallHandle,
   checkHandle,
@@ -125,37 +155,46 @@ export {
   type MemoryHandleStore,
   memoryHandleStore,
 } from './handles.ts';
-export type { JsonObject } from './jsonrpc.ts';
-export {
-  createMcpClients,
-  McpClients,
-  type McpClientsEvents,
-  type McpClientsOptions,
-  type ServerStatus,
-  type ToolOrigin,
-} from './multi/clients.ts';
-export {
-  type ServerOfTool,
-  serverInstructions,
-  serverOfTool,
-  type ToolSource,
-} from './multi/source.ts';
-export type {
-  McpServerConfig,
-  ServerTarget,
-  ServerTargets,
-  StdioServer,
-  UrlServer,
-} from './multi/targets.ts';
 export { memoryVerdictStore, type Verdict, type VerdictStore } from './negotiate/verdicts.ts';
+
+// Authorization.
+export type { HeadersSource } from './auth/gate.ts';
+export type {
+  AssertionSource,
+  AuthOption,
+  AuthorizeCallback,
+  AuthProvider,
+  AuthRefusal,
+  AuthRequest,
+  BearerTokenSource,
+  MachineGrant,
+  OAuthOptions,
+  RegisteredClient,
+} from './auth/types.ts';
 export {
-  DIALECTS,
-  type DialectChoice,
-  LEGACY_VERSIONS,
-  MODERN_VERSIONS,
-  type ProtocolChoice,
-} from './negotiate/versions.ts';
-export { type ClientInfo, type ClientOptions, DEFAULTS } from './options.ts';
+  type AuthStore,
+  authKeys,
+  type ClientRecord,
+  type IssuerRecord,
+  memoryAuthStore,
+  type ResourceRecord,
+  type TokenRecord,
+} from './auth/store.ts';
+export {
+  type LoopbackAuthorization,
+  type LoopbackOptions,
+  loopbackAuthorization,
+} from './auth/loopback.ts';
+
+// Webtools, MCP Apps and tool-definition pinning.
+export type { WebtoolAction, WebtoolMetadata, WebtoolsOptions } from './dialects/webtools/index.ts';
+export {
+  type AppResource,
+  type ResourceReader,
+  readAppResource,
+  visibleToApp,
+  visibleToModel,
+} from './apps.ts';
 export {
   type PinnedDefinition,
   type ToolDrift,
@@ -163,7 +202,3 @@ export {
   type ToolPinsOptions,
   toolFingerprint,
 } from './pins.ts';
-export type { CallStatus } from './redeem.ts';
-export type { ToolStreamEvent } from './tool-stream.ts';
-export type { RetryPolicy } from './transport/retry.ts';
-export type * from './types.ts';

@@ -24,19 +24,9 @@ import type { CallHandle, HandleStore } from './handles.ts';
 import type { JsonObject } from './jsonrpc.ts';
 import type { Outcome, PendingHandle, Question } from './outcome.ts';
 import { step } from './telemetry/span.ts';
+import type { CallStatus } from './types.ts';
 
-/** Where a deferred call stands, for a UI: reported as it changes. */
-export interface CallStatus {
-  /**
-   * `pending`: the server deferred the call; `working`: it is on it; `input_required`: it waits
-   * for the user or the model (the handlers are answering); `done`: the answer is in.
-   */
-  state: 'pending' | 'working' | 'input_required' | 'done';
-  /** The deferred work, once there is any. */
-  handle?: CallHandle | undefined;
-  /** The server's own words on where it stands (`statusMessage`), when it gives them. */
-  message?: string | undefined;
-}
+export type { CallStatus } from './types.ts';
 
 export interface RedeemSupport {
   handles: HandleStore;

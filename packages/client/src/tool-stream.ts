@@ -3,9 +3,7 @@
  * result. Node's `events.on` does the queueing; stopping the iteration early aborts the call.
  */
 import { EventEmitter, on } from 'node:events';
-import type { Progress } from './dialects/dialect.ts';
-import type { CallStatus } from './redeem.ts';
-import type { CallToolResult, ContentBlock } from './types.ts';
+import type { CallStatus, CallToolResult, ContentBlock, Progress } from './types.ts';
 
 export type ToolStreamEvent =
   /** A part of the result, as the server streamed it. */

@@ -1,6 +1,7 @@
 /**
- * The MCP data the client hands to applications: tools, results, content, resources, prompts.
- * Shapes follow the 2025-11-25 schema; fields a server adds beyond it are kept, not dropped.
+ * The MCP data the client hands to applications: tools, results, content, resources, prompts,
+ * and what a call reports while it runs (progress, status) or is tuned with (retries). Shapes
+ * follow the 2025-11-25 schema; fields a server adds beyond it are kept, not dropped.
  */
 import type { CallHandle } from './handles.ts';
 import type { JsonObject } from './jsonrpc.ts';
@@ -208,4 +209,37 @@ export interface LogMessage {
   level: LoggingLevel;
   logger?: string;
   data: unknown;
+}
+
+/** Progress the server reported for one call. */
+export interface Progress {
+  progress: number;
+  total?: number | undefined;
+  message?: string | undefined;
+}
+
+/** Where a deferred call stands, for a UI: reported as it changes. */
+export interface CallStatus {
+  /**
+   * `pending`: the server deferred the call; `working`: it is on it; `input_required`: it waits
+   * for the user or the model (the handlers are answering); `done`: the answer is in.
+   */
+  state: 'pending' | 'working' | 'input_required' | 'done';
+  /** The deferred work, once there is any. */
+  handle?: CallHandle | undefined;
+  /** The server's own words on where it stands (`statusMessage`), when it gives them. */
+  message?: string | undefined;
+}
+
+/** How requests are sent again (the `retry` option). */
+export interface RetryPolicy {
+  /** How many times a request may be sent again after the first try. */
+  retries: number;
+  /** The first backoff delay; each later one doubles, with jitter. */
+  minDelayMs: number;
+  maxDelayMs: number;
+  /** The longest `Retry-After` the client will wait; a longer one fails the call at once. */
+  maxRetryAfterMs: number;
+  /** How many times one call's event stream may be resumed (GET + Last-Event-ID). */
+  maxResumes: number;
 }

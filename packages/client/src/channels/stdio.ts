@@ -18,9 +18,10 @@ import {
   notification,
   type RequestId,
 } from '../jsonrpc.ts';
-import { type RetryPolicy, refusedResponse, withRetry } from '../transport/retry.ts';
+import { refusedResponse, withRetry } from '../transport/retry.ts';
 import { StdioChannel as Pipe } from '../transport/stdio/channel.ts';
 import type { ServerCommand } from '../transport/stdio/process.ts';
+import type { RetryPolicy } from '../types.ts';
 import { RpcCode } from '../wire-codes.ts';
 
 export interface StdioConfig {

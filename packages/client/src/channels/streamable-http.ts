@@ -11,8 +11,9 @@ import type { DialectEvents } from '../dialects/dialect.ts';
 import { StreamTruncatedError } from '../errors.ts';
 import type { Incoming, JsonRpcMessage, JsonRpcRequest, JsonRpcResponse } from '../jsonrpc.ts';
 import { discard, type HttpResponse, readText, statusError } from '../transport/http.ts';
-import { type RetryPolicy, refusedResponse, withRetry } from '../transport/retry.ts';
+import { refusedResponse, withRetry } from '../transport/retry.ts';
 import { readMessages } from '../transport/sse.ts';
+import type { RetryPolicy } from '../types.ts';
 import { Subscription } from './http-listen.ts';
 import { ACCEPT_ANSWER, type HttpTarget, httpRequest } from './http-request.ts';
 

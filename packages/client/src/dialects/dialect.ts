@@ -6,17 +6,12 @@ import type { Deadline } from '../deadline.ts';
 import type { McpError } from '../errors.ts';
 import type { JsonObject, JsonRpcNotification } from '../jsonrpc.ts';
 import type { Operation, Outcome, PendingHandle, PollOutcome, Question } from '../outcome.ts';
-import type { ContentBlock, Tool } from '../types.ts';
+import type { ContentBlock, Progress, Tool } from '../types.ts';
 
-// The request a dialect is handed is part of the waist it shares with the call loop.
+// The request a dialect is handed is part of the waist it shares with the call loop; progress is
+// the application's type (types.ts), named here for the dialects that report it.
 export type { Operation, PollOutcome } from '../outcome.ts';
-
-/** Progress the server reported for one call. */
-export interface Progress {
-  progress: number;
-  total?: number | undefined;
-  message?: string | undefined;
-}
+export type { Progress } from '../types.ts';
 
 export interface SendContext {
   deadline: Deadline;

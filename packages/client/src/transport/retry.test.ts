@@ -9,7 +9,8 @@ import {
   TimeoutError,
   TransportError,
 } from '../errors.ts';
-import { mayHaveActed, mayResend, type RetryPolicy, withRetry } from './retry.ts';
+import type { RetryPolicy } from '../types.ts';
+import { mayHaveActed, mayResend, withRetry } from './retry.ts';
 
 const policy: RetryPolicy = {
   retries: 3,

@@ -24,19 +24,8 @@ import {
 } from '../errors.ts';
 import type { JsonRpcResponse } from '../jsonrpc.ts';
 import { step } from '../telemetry/span.ts';
+import type { RetryPolicy } from '../types.ts';
 import { refusedGrpcCode, refusedRpcCode, refusedStatus, transientStatus } from '../wire-codes.ts';
-
-export interface RetryPolicy {
-  /** How many times a request may be sent again after the first try. */
-  retries: number;
-  /** The first backoff delay; each later one doubles, with jitter. */
-  minDelayMs: number;
-  maxDelayMs: number;
-  /** The longest `Retry-After` the client will wait; a longer one fails the call at once. */
-  maxRetryAfterMs: number;
-  /** How many times one call's event stream may be resumed (GET + Last-Event-ID). */
-  maxResumes: number;
-}
 
 /** A response by which the server refused the request without acting on it. */
 export function refusedResponse(response: JsonRpcResponse): boolean {

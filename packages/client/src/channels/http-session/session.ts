@@ -3,7 +3,7 @@
  * both imply on every request after `initialize`. A renewal makes a new Session and swaps it in
  * whole once the server has answered, so no request ever goes out between two sessions.
  */
-import type { RetryPolicy } from '../../transport/retry.ts';
+import type { RetryPolicy } from '../../types.ts';
 import type { HttpTarget } from '../http-request.ts';
 
 /** What the session-keeping Streamable HTTP channel needs from the client's resolved options. */

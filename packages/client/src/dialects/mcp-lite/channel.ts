@@ -9,8 +9,7 @@ import type { Dispatcher } from 'undici';
 import type { Deadline } from '../../deadline.ts';
 import type { McpError } from '../../errors.ts';
 import type { JsonObject } from '../../jsonrpc.ts';
-import type { RetryPolicy } from '../../transport/retry.ts';
-import type { Tool } from '../../types.ts';
+import type { RetryPolicy, Tool } from '../../types.ts';
 import type { Partials } from './partials.ts';
 
 /** What a channel is built with. */

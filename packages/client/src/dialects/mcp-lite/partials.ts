@@ -7,8 +7,7 @@
  */
 import type { Deadline } from '../../deadline.ts';
 import { isObject, type JsonObject } from '../../jsonrpc.ts';
-import type { ContentBlock } from '../../types.ts';
-import type { Progress } from '../dialect.ts';
+import type { ContentBlock, Progress } from '../../types.ts';
 import { toToolResult } from './content.ts';
 
 export interface PartialsContext {

@@ -3,7 +3,7 @@
  * settings the metadata fetch and the executions share.
  */
 import type { Dispatcher } from 'undici';
-import type { RetryPolicy } from '../../transport/retry.ts';
+import type { RetryPolicy } from '../../types.ts';
 
 export interface HttpConfig {
   url: string;
