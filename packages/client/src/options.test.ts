@@ -101,9 +101,11 @@ describe('resolveOptions', () => {
 
   it('merges a partial retry policy over the default one', () => {
     expect(resolveOptions(ENDPOINT, { retry: { retries: 0, maxRetryAfterMs: 5 } }).retry).toEqual({
-      ...DEFAULTS.retry,
       retries: 0,
+      minDelayMs: 200,
+      maxDelayMs: 5_000,
       maxRetryAfterMs: 5,
+      maxResumes: 1_000,
     });
   });
 
