@@ -8,7 +8,7 @@
  * and an excerpt of what the server sent. Which wire code becomes which class: wire-codes.ts.
  */
 
-import type { CallHandle } from './handles.ts';
+import type { CallHandle } from './types.ts';
 
 const brand = Symbol.for('toolwire.error');
 

@@ -4,24 +4,9 @@
  * process; `client.redeem(handle)` picks the wait up again. A store sees each handle when it is
  * issued and when it is done with.
  */
+import type { CallHandle } from './types.ts';
 
-/** A call the server accepted and will finish later. Plain JSON: store it, send it, redeem it. */
-export interface CallHandle {
-  /** `task` (MCP 2026-07-28 or 2025-11-25) or `promise` (an MCP-lite promise token). */
-  kind: 'task' | 'promise';
-  /** The task id or the promise token. Treat it as a secret: whoever holds it gets the result. */
-  id: string;
-  /** The client's URL, which a client redeeming it must share. */
-  url: string;
-  /** The dialect that issued it (`mcp-stateless`, `mcp-stateful`, `mcp-lite`). */
-  dialect: string;
-  /** The tool whose call it stands for. */
-  tool: string;
-  /** When the server issued it (ISO 8601). */
-  issuedAt: string;
-  /** When the server may forget it (ISO 8601), if it said. */
-  expiresAt?: string | undefined;
-}
+export type { CallHandle } from './types.ts';
 
 /**
  * Where a client puts the handles of calls it is waiting on: `save` when the server defers a

@@ -49,6 +49,7 @@ export {
 export type {
   Annotations,
   AudioContent,
+  CallHandle,
   CallStatus,
   CallToolResult,
   CompleteResult,
@@ -149,7 +150,6 @@ export type {
 
 // Long-running work and the stores a client keeps (shared by several clients when given one).
 export {
-  type CallHandle,
   checkHandle,
   type HandleStore,
   type MemoryHandleStore,

@@ -3,7 +3,6 @@
  * and what a call reports while it runs (progress, status) or is tuned with (retries). Shapes
  * follow the 2025-11-25 schema; fields a server adds beyond it are kept, not dropped.
  */
-import type { CallHandle } from './handles.ts';
 import type { JsonObject } from './jsonrpc.ts';
 
 export type JsonSchema = JsonObject;
@@ -242,4 +241,22 @@ export interface RetryPolicy {
   maxRetryAfterMs: number;
   /** How many times one call's event stream may be resumed (GET + Last-Event-ID). */
   maxResumes: number;
+}
+
+/** A call the server accepted and will finish later. Plain JSON: store it, send it, redeem it. */
+export interface CallHandle {
+  /** `task` (MCP 2026-07-28 or 2025-11-25) or `promise` (an MCP-lite promise token). */
+  kind: 'task' | 'promise';
+  /** The task id or the promise token. Treat it as a secret: whoever holds it gets the result. */
+  id: string;
+  /** The client's URL, which a client redeeming it must share. */
+  url: string;
+  /** The dialect that issued it (`mcp-stateless`, `mcp-stateful`, `mcp-lite`). */
+  dialect: string;
+  /** The tool whose call it stands for. */
+  tool: string;
+  /** When the server issued it (ISO 8601). */
+  issuedAt: string;
+  /** When the server may forget it (ISO 8601), if it said. */
+  expiresAt?: string | undefined;
 }
