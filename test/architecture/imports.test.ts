@@ -1,6 +1,7 @@
 /**
  * The import graph of each library package's sources has no cycle, counting type-only imports
- * too: a cycle is a layer that knows the one above it, and the next change pays for it. Dynamic
+ * too: a cycle is a layer that knows the one above it, and the next change pays for it. In the
+ * client, no module imports one of a higher layer (the layers of docs/architecture.md). Dynamic
  * `import()` is left out: it is how a package loads what only some users need, at run time.
  *
  * The reference server is not held to this yet: its tool modules and their registry import each
@@ -81,4 +82,98 @@ test('the check finds a cycle when there is one, and only the modules in it', ()
     ['/src/d.ts', ['/src/d.ts']],
   ]);
   expect(cyclesOf(graph, '/src')).toEqual([['a.ts', 'b.ts'], ['d.ts']]);
+});
+
+/**
+ * The client's layers, as docs/architecture.md draws them: a module by its path under src (a
+ * folder covers what is in it, the longest match wins). negotiate/'s probe vocabulary sits with
+ * the dialects that implement probes; running them (negotiate/index.ts) is above. telemetry's
+ * description of an operation is the client's.
+ */
+const LAYERS: Record<string, number> = {
+  'index.ts': 6,
+  'multi/': 6,
+  'pins.ts': 6,
+  'client.ts': 5,
+  'call-deadline.ts': 5,
+  'tool-recovery.ts': 5,
+  'stale-results.ts': 5,
+  'options.ts': 5,
+  'connection.ts': 5,
+  'apps.ts': 5,
+  'guarded-verdicts.ts': 5,
+  'stdio-server.ts': 5,
+  'events.ts': 5,
+  'tool-stream.ts': 5,
+  'auth/': 5,
+  'telemetry/operation.ts': 5,
+  'call.ts': 4,
+  'redeem.ts': 4,
+  'handles.ts': 4,
+  'negotiate/index.ts': 4,
+  'handlers/': 4,
+  'results.ts': 3,
+  'cache.ts': 3,
+  'server-capabilities.ts': 3,
+  'dialects/': 2,
+  'channels/': 2,
+  'negotiate/': 2,
+  'transport/': 1,
+  'errors.ts': 0,
+  'wire-codes.ts': 0,
+  'telemetry/': 0,
+  'deadline.ts': 0,
+  'outcome.ts': 0,
+  'jsonrpc.ts': 0,
+  'types.ts': 0,
+  'digest.ts': 0,
+  'schema.ts': 0,
+};
+
+function layerOf(path: string): number | undefined {
+  let best: string | undefined;
+  for (const key of Object.keys(LAYERS)) {
+    const fits = key.endsWith('/') ? path.startsWith(key) : path === key;
+    if (fits && (best === undefined || key.length > best.length)) best = key;
+  }
+  return best === undefined ? undefined : LAYERS[best];
+}
+
+/** Every import of a module of a higher layer, and every module the map does not place. */
+function upwardImports(graph: Map<string, string[]>, src: string): string[] {
+  const found: string[] = [];
+  for (const [file, targets] of graph) {
+    const from = relative(src, file);
+    const layer = layerOf(from);
+    if (layer === undefined) {
+      found.push(`${from} has no layer`);
+      continue;
+    }
+    for (const target of targets) {
+      const to = relative(src, target);
+      if (!graph.has(target)) continue; // package.json, say: not a module of the layers
+      const above = layerOf(to);
+      if (above === undefined || above > layer)
+        found.push(`${from} (L${layer}) -> ${to} (L${above})`);
+    }
+  }
+  return found.sort();
+}
+
+test('no module of the client imports one of a higher layer', async () => {
+  const src = join(ROOT, 'packages', 'client', 'src');
+  const graph = await graphOf(src);
+  expect(upwardImports(graph, src)).toEqual([]);
+});
+
+test('the check finds an upward import, and a module with no layer', () => {
+  const graph = new Map([
+    ['/src/errors.ts', ['/src/call.ts']],
+    ['/src/call.ts', ['/src/errors.ts']],
+    ['/src/stray.ts', []],
+  ]);
+  expect(upwardImports(graph, '/src')).toEqual([
+    'errors.ts (L0) -> call.ts (L4)',
+    'stray.ts has no layer',
+  ]);
 });

@@ -6,8 +6,8 @@
  */
 import pRetry from 'p-retry';
 import { sleep } from '../deadline.ts';
-import { readAnswer } from '../dialects/answer.ts';
 import type { DialectEvents } from '../dialects/dialect.ts';
+import { readJsonReply } from '../dialects/json-reply.ts';
 import { withoutSubscriptionId } from '../dialects/mcp-stateless/meta.ts';
 import { isMcpError, JsonRpcError, TransportError } from '../errors.ts';
 import { type JsonRpcRequest, notification } from '../jsonrpc.ts';
@@ -89,7 +89,7 @@ export class Subscription {
     const wire = this.#wire;
     const { request, response } = await wire.open(signal);
     if (response.status !== 200 || response.mediaType !== 'text/event-stream') {
-      const answer = await readAnswer(response, request, {
+      const answer = await readJsonReply(response, request, {
         url: wire.url,
         maxResponseBytes: wire.maxResponseBytes,
         signal,

@@ -5,9 +5,9 @@
  * Closing the stream (the deadline aborting) is the request's cancellation.
  */
 import type { Deadline } from '../deadline.ts';
-import { readAnswer } from '../dialects/answer.ts';
 import type { Channel, ChannelCall, Listening } from '../dialects/channel.ts';
 import type { DialectEvents } from '../dialects/dialect.ts';
+import { readJsonReply } from '../dialects/json-reply.ts';
 import { StreamTruncatedError } from '../errors.ts';
 import type { Incoming, JsonRpcMessage, JsonRpcRequest, JsonRpcResponse } from '../jsonrpc.ts';
 import { discard, type HttpResponse, readText, statusError } from '../transport/http.ts';
@@ -118,7 +118,7 @@ export class StreamableHttpChannel implements Channel {
     if (response.status === 200 && response.mediaType === 'text/event-stream') {
       return this.#fromStream(response, message, deadline.signal, tool, onMessage);
     }
-    return readAnswer(response, message, {
+    return readJsonReply(response, message, {
       url: config.url,
       tool,
       maxResponseBytes: config.maxResponseBytes,

@@ -7,8 +7,8 @@
  * for the whole exchange).
  */
 import { sleep } from '../../deadline.ts';
-import { readAnswer } from '../../dialects/answer.ts';
 import type { ChannelCall } from '../../dialects/channel.ts';
+import { readJsonReply } from '../../dialects/json-reply.ts';
 import type { Waiter } from '../../dialects/router.ts';
 import {
   type McpError,
@@ -29,7 +29,8 @@ import { readMessages, type StreamPosition } from '../../transport/sse.ts';
 import { ACCEPT_ANSWER, ACCEPT_STREAM, httpRequest } from '../http-request.ts';
 import { type HttpSessionConfig, type Session, SessionNotFound } from './session.ts';
 
-export interface Wire {
+/** Where a session's requests go: the channel's configuration and the session they go out in. */
+export interface SessionTarget {
   config: HttpSessionConfig;
   /** The session requests go out in; a renewal replaces it whole. */
   readonly session: Session;
@@ -53,32 +54,32 @@ export interface Exchanged {
 const RESUME_AGAIN = new Set([408, 429, 502, 503, 504]);
 
 export function exchange(
-  wire: Wire,
+  target: SessionTarget,
   request: JsonRpcRequest,
   options: SessionCall,
 ): Promise<Exchanged> {
   // The call lives in the session it was sent in: its stream is resumed there or nowhere.
-  const session = wire.session;
+  const session = target.session;
   // A response to this request from an earlier attempt (or session) is not its answer now.
   options.waiter.response = undefined;
   // Callbacks rather than an async function: a JSON answer, nearly every call, costs no frame.
-  return post(wire, request, options.deadline.signal, session).then((response) =>
+  return post(target, request, options.deadline.signal, session).then((response) =>
     response.status === 200 && response.mediaType === 'text/event-stream'
-      ? streamed(wire, session, response, request, options)
-      : answered(wire, response, request, options),
+      ? streamed(target, session, response, request, options)
+      : answered(target, response, request, options),
   );
 }
 
 /** The answer is a JSON body (or an error status). */
 function answered(
-  wire: Wire,
+  target: SessionTarget,
   response: HttpResponse,
   request: JsonRpcRequest,
   options: SessionCall,
 ): Promise<Exchanged> {
-  const { config } = wire;
+  const { config } = target;
   const { waiter } = options;
-  return readAnswer(response, request, {
+  return readJsonReply(response, request, {
     url: config.url,
     tool: options.tool,
     maxResponseBytes: config.maxResponseBytes,
@@ -96,14 +97,14 @@ function answered(
 
 /** The answer is an event stream: read (and resumed) until the response is in. */
 async function streamed(
-  wire: Wire,
+  target: SessionTarget,
   session: Session,
   response: HttpResponse,
   request: JsonRpcRequest,
   options: SessionCall,
 ): Promise<Exchanged> {
-  const where = { url: wire.config.url, method: request.method, tool: options.tool };
-  await untilAnswered(wire, session, response, options.waiter, { ...options, where });
+  const where = { url: target.config.url, method: request.method, tool: options.tool };
+  await untilAnswered(target, session, response, options.waiter, { ...options, where });
   return { response: options.waiter.response!, http: response };
 }
 
@@ -118,13 +119,13 @@ interface StreamOptions extends SessionCall {
  * `reconnectAttempts` in a row without progress, `retry.maxResumes` in all.
  */
 async function untilAnswered(
-  wire: Wire,
+  target: SessionTarget,
   session: Session,
   first: HttpResponse,
   waiter: Waiter,
   options: StreamOptions,
 ): Promise<void> {
-  const { retry, reconnectAttempts } = wire.config;
+  const { retry, reconnectAttempts } = target.config;
   const { signal } = options.deadline;
   const position: StreamPosition = { lastEventId: undefined, retryMs: undefined };
   let stream: HttpResponse | undefined = first;
@@ -139,7 +140,7 @@ async function untilAnswered(
     }
     if (stream) {
       const resumedFrom = position.lastEventId;
-      failure = await read(wire, stream, options, position, signal);
+      failure = await read(target, stream, options, position, signal);
       if (waiter.response) return;
       // A stream that moved forward resets the count: 2025-11-25 servers may end a stream on
       // purpose after every event and expect the client to poll.
@@ -159,7 +160,7 @@ async function untilAnswered(
     await sleep(pause, signal);
     if (waiter.response) return;
     resumes += 1;
-    const resumed = await resume(wire, session, lastEventId, signal, options.where);
+    const resumed = await resume(target, session, lastEventId, signal, options.where);
     stream = resumed.stream;
     failure = resumed.failure;
     retryAfterMs = resumed.retryAfterMs;
@@ -171,13 +172,13 @@ async function untilAnswered(
  * stream or another. Returns the broken connection's error, if it broke.
  */
 async function read(
-  wire: Wire,
+  target: SessionTarget,
   stream: HttpResponse,
   call: SessionCall,
   position: StreamPosition,
   signal: AbortSignal,
 ): Promise<McpError | undefined> {
-  const { config } = wire;
+  const { config } = target;
   const { waiter, onMessage } = call;
   const reader = readMessages(stream.body, {
     url: config.url,
@@ -213,14 +214,14 @@ type Resumed =
  * meanwhile, is never crossed: the event id means nothing in another session.
  */
 async function resume(
-  wire: Wire,
+  target: SessionTarget,
   session: Session,
   lastEventId: string,
   signal: AbortSignal,
   where: StreamOptions['where'],
 ): Promise<Resumed> {
-  const { config } = wire;
-  if (session.lost || wire.session !== session) throw new SessionNotFound(true);
+  const { config } = target;
+  if (session.lost || target.session !== session) throw new SessionNotFound(true);
   let response: HttpResponse;
   let text: string;
   try {
@@ -254,15 +255,15 @@ async function resume(
 
 /** POSTs a notification or a response to a server request; the server owes only a 202. */
 export async function deliver(
-  wire: Wire,
+  target: SessionTarget,
   message: JsonRpcMessage,
   signal: AbortSignal,
 ): Promise<void> {
-  const { config } = wire;
+  const { config } = target;
   const method = 'method' in message ? message.method : 'response';
   let response: HttpResponse;
   try {
-    response = await post(wire, message, signal);
+    response = await post(target, message, signal);
   } catch (error) {
     if (!(error instanceof SessionNotFound)) throw error;
     throw new SessionExpiredError({
@@ -282,13 +283,13 @@ export async function deliver(
  * means the server forgot the session without acting on the message.
  */
 function post(
-  wire: Wire,
+  target: SessionTarget,
   message: JsonRpcMessage,
   signal: AbortSignal,
-  session = wire.session,
+  session = target.session,
 ): Promise<HttpResponse> {
   const carriedSession = session.id !== undefined;
-  const sent = httpRequest(wire.config, {
+  const sent = httpRequest(target.config, {
     method: 'POST',
     accept: ACCEPT_ANSWER,
     sessionId: session.id,

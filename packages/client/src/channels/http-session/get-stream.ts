@@ -18,26 +18,26 @@ import {
   type StreamPosition,
 } from '../../transport/sse.ts';
 import { ACCEPT_STREAM, httpRequest } from '../http-request.ts';
-import type { Wire } from './exchange.ts';
+import type { SessionTarget } from './exchange.ts';
 import { SessionNotFound } from './session.ts';
 
 export class GetStream {
   readonly #controller = new AbortController();
   #running: Promise<void> | undefined;
 
-  readonly #wire: Wire;
+  readonly #target: SessionTarget;
   readonly #deliver: (incoming: Incoming) => void;
   readonly #events: Pick<DialectEvents, 'warning'>;
   readonly #onSessionLost: () => void;
 
   /** What the stream carries goes to `deliver`; a session it finds gone, to `onSessionLost`. */
   constructor(
-    wire: Wire,
+    target: SessionTarget,
     deliver: (incoming: Incoming) => void,
     events: Pick<DialectEvents, 'warning'>,
     onSessionLost: () => void,
   ) {
-    this.#wire = wire;
+    this.#target = target;
     this.#deliver = deliver;
     this.#events = events;
     this.#onSessionLost = onSessionLost;
@@ -49,7 +49,7 @@ export class GetStream {
       if (error instanceof SessionNotFound) this.#onSessionLost();
       else if (isMcpError(error)) this.#events.warning(error);
       else {
-        const { url } = this.#wire.config;
+        const { url } = this.#target.config;
         const gaveUp = 'the GET stream ended and could not be reopened';
         this.#events.warning(new TransportError(gaveUp, { url, method: 'GET', cause: error }));
       }
@@ -62,7 +62,7 @@ export class GetStream {
   }
 
   async #run(): Promise<void> {
-    const { config } = this.#wire;
+    const { config } = this.#target;
     const signal = this.#controller.signal;
     const position: StreamPosition = { lastEventId: undefined, retryMs: undefined };
     await pRetry(() => this.#listenOnce(position, signal), {
@@ -84,7 +84,7 @@ export class GetStream {
 
   /** Opens the stream and routes what arrives; resolves only when the server offers none. */
   async #listenOnce(position: StreamPosition, signal: AbortSignal): Promise<void> {
-    const { config, session } = this.#wire;
+    const { config, session } = this.#target;
     const extra: Record<string, string> = position.lastEventId
       ? { 'last-event-id': position.lastEventId }
       : {};

@@ -29,7 +29,13 @@ import {
 import { discard } from '../../transport/http.ts';
 import { refusedResponse, withRetry } from '../../transport/retry.ts';
 import { ACCEPT_ANSWER, httpRequest } from '../http-request.ts';
-import { deliver, type Exchanged, exchange, type SessionCall, type Wire } from './exchange.ts';
+import {
+  deliver,
+  type Exchanged,
+  exchange,
+  type SessionCall,
+  type SessionTarget,
+} from './exchange.ts';
 import { GetStream } from './get-stream.ts';
 import { type HttpSessionConfig, Session, SessionNotFound } from './session.ts';
 
@@ -52,7 +58,7 @@ export class StreamableHttpSessionChannel implements Channel {
   readonly #config: HttpSessionConfig;
   /** The session requests go out in; a renewal replaces it whole. */
   #session = noSession();
-  readonly #wire: Wire;
+  readonly #target: SessionTarget;
   #inbound: (incoming: Incoming) => void = () => {};
   #events: Pick<DialectEvents, 'warning'> = { warning: () => {} };
   #open: Opener | undefined;
@@ -70,7 +76,7 @@ export class StreamableHttpSessionChannel implements Channel {
     this.label = config.url;
     this.#config = config;
     const current = () => this.#session;
-    this.#wire = {
+    this.#target = {
       config,
       get session() {
         return current();
@@ -107,7 +113,7 @@ export class StreamableHttpSessionChannel implements Channel {
       try {
         // One request in the current session, sent again within it as the retry policy allows.
         const exchanged = await withRetry(
-          () => exchange(this.#wire, message, sessionCall),
+          () => exchange(this.#target, message, sessionCall),
           this.#config.retry,
           retry,
         );
@@ -134,7 +140,7 @@ export class StreamableHttpSessionChannel implements Channel {
   }
 
   send(message: JsonRpcMessage, signal: AbortSignal): Promise<void> {
-    return deliver(this.#wire, message, signal);
+    return deliver(this.#target, message, signal);
   }
 
   async close(): Promise<void> {
@@ -185,19 +191,19 @@ export class StreamableHttpSessionChannel implements Channel {
     const opening: SessionOpening = {
       request: async (message, call) => {
         // Each `initialize` starts afresh: a refused one leaves no session to speak in.
-        const wire: Wire = { config, session: new Session() };
-        pending = wire.session;
+        const target: SessionTarget = { config, session: new Session() };
+        pending = target.session;
         const exchanged = await withRetry(
-          () => exchange(wire, message, withWaiter(call)),
+          () => exchange(target, message, withWaiter(call)),
           config.retry,
           { idempotent: true, deadline: call.deadline },
         );
-        wire.session.id = exchanged.http.header('mcp-session-id');
+        target.session.id = exchanged.http.header('mcp-session-id');
         return { response: exchanged.response, status: exchanged.http.status };
       },
       send: (message, within) => {
-        const wire: Wire = { config, session: pending };
-        return withRetry(() => deliver(wire, message, within.signal), config.retry, {
+        const target: SessionTarget = { config, session: pending };
+        return withRetry(() => deliver(target, message, within.signal), config.retry, {
           idempotent: true,
           deadline: within,
         });
@@ -219,7 +225,7 @@ export class StreamableHttpSessionChannel implements Channel {
       // The stream belongs to this session: if it finds the session gone after a call has
       // already renewed it, the session it marks lost is no longer the current one.
       this.#stream = new GetStream(
-        this.#wire,
+        this.#target,
         (incoming) => this.#inbound(incoming),
         this.#events,
         () => {
@@ -263,7 +269,7 @@ export class StreamableHttpSessionChannel implements Channel {
     const deadline = this.#backgroundDeadline('notifications/cancelled');
     this.#cancellations.track(
       deliver(
-        this.#wire,
+        this.#target,
         notification('notifications/cancelled', { requestId, reason: text }),
         deadline.signal,
       )

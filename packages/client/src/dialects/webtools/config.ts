@@ -5,7 +5,7 @@
  */
 import { type ErrorContext, MalformedMessageError, WebtoolError } from '../../errors.ts';
 import { isObject, type JsonObject } from '../../jsonrpc.ts';
-import { schemaProblems } from '../../results.ts';
+import { schemaProblems } from '../../schema.ts';
 import type { WebtoolMetadata } from './metadata.ts';
 
 /** The config to send, or undefined when neither side has any. */

@@ -8,7 +8,7 @@ import { HttpStatusError } from '../../../errors.ts';
 import { request } from '../../../jsonrpc.ts';
 import { send } from '../../../transport/http.ts';
 import { fromJsonRpcError } from '../../../wire-codes.ts';
-import { readAnswer } from '../../answer.ts';
+import { readJsonReply } from '../../json-reply.ts';
 import type {
   ChannelListing,
   LiteAnswer,
@@ -100,7 +100,7 @@ export class HttpChannel implements LiteChannel {
         ? streamed
         : { kind: 'result', url, result: streamed.result };
     }
-    const answer = await readAnswer(response, message, {
+    const answer = await readJsonReply(response, message, {
       url,
       tool: call.tool,
       maxResponseBytes: config.maxResponseBytes,

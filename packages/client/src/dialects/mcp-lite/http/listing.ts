@@ -5,7 +5,7 @@
 import type { Deadline } from '../../../deadline.ts';
 import { excerpt, readText, send, statusError } from '../../../transport/http.ts';
 import { fromJsonRpcError } from '../../../wire-codes.ts';
-import { errorResponse } from '../../answer.ts';
+import { errorResponse } from '../../json-reply.ts';
 import type { ChannelListing, McpLiteConfig } from '../channel.ts';
 import { toolsOf } from '../listing.ts';
 

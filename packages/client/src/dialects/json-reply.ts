@@ -14,7 +14,7 @@ import {
 } from '../jsonrpc.ts';
 import { excerpt, type HttpResponse, readText, statusError } from '../transport/http.ts';
 
-export interface AnswerContext {
+export interface JsonReplyContext {
   url: string;
   tool?: string | undefined;
   maxResponseBytes: number;
@@ -26,21 +26,21 @@ export interface AnswerContext {
 /** Statuses whose body, even a JSON-RPC error, means "try again": they go to the retry policy. */
 const TRANSIENT = new Set([408, 429, 502, 503, 504]);
 
-export function readAnswer(
+export function readJsonReply(
   response: HttpResponse,
   request: JsonRpcRequest,
-  context: AnswerContext,
+  context: JsonReplyContext,
 ): Promise<JsonRpcResponse> {
   return readText(response, context.maxResponseBytes, context.url, context.signal).then((text) =>
-    answerIn(text, response, request, context),
+    replyIn(text, response, request, context),
   );
 }
 
-function answerIn(
+function replyIn(
   text: string,
   response: HttpResponse,
   request: JsonRpcRequest,
-  context: AnswerContext,
+  context: JsonReplyContext,
 ): JsonRpcResponse {
   const where = { url: context.url, method: request.method, tool: context.tool };
   if (response.status < 200 || response.status >= 300) {
