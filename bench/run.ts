@@ -7,7 +7,7 @@
  * Usage: node --conditions=@toolwire/source bench/run.ts [--quick]
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { measureCliStartup } from './cli-startup.ts';
@@ -75,9 +75,30 @@ const load = () =>
     .map((n) => n.toFixed(2))
     .join(' / ');
 
+/** All CPUs' jiffies, and those stolen by the hypervisor (Linux /proc/stat; undefined elsewhere). */
+async function cpuTimes(): Promise<{ total: number; steal: number } | undefined> {
+  try {
+    const line = (await readFile('/proc/stat', 'utf8')).split('\n', 1)[0]!;
+    const fields = line.trim().split(/\s+/).slice(1).map(Number);
+    return { total: fields.reduce((a, b) => a + b, 0), steal: fields[7] ?? 0 };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The share of CPU time the hypervisor took from this host while the run lasted. */
+function stealShare(
+  before: { total: number; steal: number } | undefined,
+  after: { total: number; steal: number } | undefined,
+): string {
+  if (!before || !after || after.total === before.total) return 'not measured';
+  return `${((100 * (after.steal - before.steal)) / (after.total - before.total)).toFixed(1)}%`;
+}
+
 async function main(): Promise<void> {
   const started = new Date();
   const loadBefore = load();
+  const cpuBefore = await cpuTimes();
   const built = await buildClient();
   if (!built) process.stderr.write('client build failed: import time from sources only\n');
   const { port, grpcPort } = await startServer();
@@ -130,6 +151,7 @@ async function main(): Promise<void> {
     `- CPU: ${cpus()[0]?.model ?? 'unknown'}, ${cpus().length} cores (server and client share them)`,
     `- ${ROUNDS} rounds, every client in its own process each round; run took ${seconds.toFixed(0)} s`,
     `- load average (1 / 5 / 15 min) at the start ${loadBefore}, at the end ${load()}`,
+    `- CPU steal over the run: ${stealShare(cpuBefore, await cpuTimes())}`,
   ];
   const text = markdown(header, rounds);
   const dir = here('./results/');
