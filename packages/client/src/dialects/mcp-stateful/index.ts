@@ -8,7 +8,7 @@
  * server's questions to the `ask` the dialect is given, answered through the channel.
  */
 import { Deadline } from '../../deadline.ts';
-import { asError, ClientClosedError, type McpError } from '../../errors.ts';
+import { asError, ClientClosedError } from '../../errors.ts';
 import { isObject, type JsonObject, metaOf, notification, request } from '../../jsonrpc.ts';
 import type { Outcome, PendingHandle, PollOutcome } from '../../outcome.ts';
 import { fromJsonRpcError } from '../../wire-codes.ts';
@@ -239,8 +239,9 @@ export class StatefulDialect implements Dialect {
  * request left behind is abandoned when the call's owner ends its deadline.
  */
 function answeredOrFailed<T>(sent: Promise<T>, waiter: Waiter): Promise<T> {
-  const failed = new Promise<never>((_, reject) => {
-    waiter.fail = (error: McpError) => reject(error);
+  // One promise settled by whichever comes first: half what Promise.race costs, on every call.
+  return new Promise<T>((resolve, reject) => {
+    waiter.fail = reject;
+    sent.then(resolve, reject);
   });
-  return Promise.race([sent, failed]);
 }
