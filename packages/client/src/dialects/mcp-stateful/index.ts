@@ -213,7 +213,15 @@ export class StatefulDialect implements Dialect {
           waiter,
           onMessage: (incoming) => this.#router.dispatch(incoming, waiter),
         });
-        return await answeredOrFailed(sent, waiter);
+        const answered = answeredOrFailed(sent, waiter);
+        // A question the handshake could not answer ends the connection attempt, and the request
+        // it leaves behind: no call owns this deadline to end it afterwards.
+        const fail = waiter.fail!;
+        waiter.fail = (error) => {
+          fail(error);
+          deadline.abort(error);
+        };
+        return await answered;
       } finally {
         this.#router.forget(waiter);
       }

@@ -9,7 +9,7 @@ import { HandlerError } from '../../errors.ts';
 import { Responder } from '../../handlers/responder.ts';
 import type { Handlers } from '../../handlers/types.ts';
 import type { JsonRpcMessage } from '../../jsonrpc.ts';
-import type { Channel } from '../channel.ts';
+import type { Channel, SessionOpening } from '../channel.ts';
 import { StatefulDialect } from './index.ts';
 
 const HANDLERS: Handlers = {
@@ -47,6 +47,36 @@ function askingChannel(sent: JsonRpcMessage[]): Channel {
     attach() {},
     async close() {},
   };
+}
+
+/**
+ * A session channel whose server asks the question on the `initialize` stream and never answers
+ * it; `abandoned` says whether the request was ended (its deadline aborted) after the failure.
+ */
+function askingOnHandshake(sent: JsonRpcMessage[]): { channel: Channel; abandoned: () => boolean } {
+  let signal: AbortSignal | undefined;
+  let open: ((deadline: Deadline, opening: SessionOpening) => Promise<void>) | undefined;
+  const opening: SessionOpening = {
+    request(_message, call) {
+      signal = call.deadline.signal;
+      call.onMessage({ kind: 'request', message: QUESTION });
+      return new Promise((_, reject) => {
+        call.deadline.signal.addEventListener('abort', () => reject(call.deadline.signal.reason), {
+          once: true,
+        });
+      });
+    },
+    async send() {},
+    opened() {},
+  };
+  const channel: Channel = {
+    ...askingChannel(sent),
+    keepSession(opener) {
+      open = opener;
+    },
+    openSession: (deadline) => open!(deadline, opening),
+  };
+  return { channel, abandoned: () => signal?.aborted === true };
 }
 
 async function dialectWith(handlers: Partial<Handlers>, sent: JsonRpcMessage[]) {
@@ -108,5 +138,38 @@ describe('a question on a call stream', () => {
       ]),
     );
     await dialect.close();
+  });
+
+  it('a question the handshake cannot answer fails the connection and ends the initialize it left', async () => {
+    const sent: JsonRpcMessage[] = [];
+    const { channel, abandoned } = askingOnHandshake(sent);
+    const responder = new Responder(
+      {
+        ...HANDLERS,
+        onElicitation: () => {
+          throw new Error('no user at the keyboard');
+        },
+      },
+      () => ({ name: 's', version: '1', protocolVersion: '2025-11-25', url: channel.label }),
+    );
+    // No call owns the connection's deadline: only the handshake can end the request it leaves.
+    using connecting = new Deadline({ timeoutMs: 3_600_000, maxTimeoutMs: 3_600_000, context: {} });
+    const error = await StatefulDialect.connect(
+      {
+        clientInfo: { name: 'test', version: '1' },
+        capabilities: { elicitation: { form: {} } },
+        protocolVersion: '2025-11-25',
+        supportedVersions: ['2025-11-25'],
+        listen: false,
+        timeoutMs: 60_000,
+        maxTimeoutMs: 60_000,
+        ask: (question, context) => responder.answer(question, context),
+      },
+      channel,
+      { notification: () => {}, warning: () => {} },
+      connecting,
+    ).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(HandlerError);
+    expect(abandoned()).toBe(true);
   });
 });
