@@ -13,6 +13,7 @@ import {
   parseMessages,
 } from '../jsonrpc.ts';
 import { excerpt, type HttpResponse, readText, statusError } from '../transport/http.ts';
+import { transientStatus } from '../wire-codes.ts';
 
 export interface JsonReplyContext {
   url: string;
@@ -22,9 +23,6 @@ export interface JsonReplyContext {
   /** Where messages other than our response go (a 2025-03-26 batch may carry some). */
   route: (incoming: Incoming) => void;
 }
-
-/** Statuses whose body, even a JSON-RPC error, means "try again": they go to the retry policy. */
-const TRANSIENT = new Set([408, 429, 502, 503, 504]);
 
 export function readJsonReply(
   response: HttpResponse,
@@ -44,7 +42,9 @@ function replyIn(
 ): JsonRpcResponse {
   const where = { url: context.url, method: request.method, tool: context.tool };
   if (response.status < 200 || response.status >= 300) {
-    const rpcError = TRANSIENT.has(response.status) ? undefined : errorResponse(text);
+    // A transient status means "try again", even with a JSON-RPC error in its body: the retry
+    // policy has it.
+    const rpcError = transientStatus(response.status) ? undefined : errorResponse(text);
     if (rpcError) return rpcError;
     throw statusError(response, text, where);
   }

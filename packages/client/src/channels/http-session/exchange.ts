@@ -26,6 +26,7 @@ import {
   statusError,
 } from '../../transport/http.ts';
 import { readMessages, type StreamPosition } from '../../transport/sse.ts';
+import { transientStatus } from '../../wire-codes.ts';
 import { ACCEPT_ANSWER, ACCEPT_STREAM, httpRequest } from '../http-request.ts';
 import { type HttpSessionConfig, type Session, SessionNotFound } from './session.ts';
 
@@ -49,9 +50,6 @@ export interface Exchanged {
   /** The HTTP answer it came in (a JSON-RPC error may ride on a 4xx): status and headers. */
   http: Pick<HttpResponse, 'status' | 'header'>;
 }
-
-/** Statuses of a resume that may pass: the resume is tried again, within its budget. */
-const RESUME_AGAIN = new Set([408, 429, 502, 503, 504]);
 
 export function exchange(
   target: SessionTarget,
@@ -248,7 +246,8 @@ async function resume(
     throw new StreamTruncatedError({ ...where, cause: error });
   }
   const failure = statusError(response, text, { url: config.url, method: 'GET' });
-  if (RESUME_AGAIN.has(response.status)) return { failure, retryAfterMs: failure.retryAfterMs };
+  // A status that may pass: the resume is tried again, within its budget.
+  if (transientStatus(response.status)) return { failure, retryAfterMs: failure.retryAfterMs };
   // 405: the server offers no resumption. Anything else: it will not give this stream back.
   throw new StreamTruncatedError({ ...where, bodyExcerpt: excerpt(text), cause: failure });
 }

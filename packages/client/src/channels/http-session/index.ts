@@ -310,10 +310,10 @@ export class StreamableHttpSessionChannel implements Channel {
   }
 }
 
-/** Over this binding a response may come on any stream: the dialect's router says when it has. */
 /** A JSON-RPC protocol error in answer proves the server refused the request. */
 const refusedExchange = (exchanged: Exchanged) => refusedResponse(exchanged.response);
 
+/** Over this binding a response may come on any stream: the dialect's router says when it has. */
 function withWaiter(call: ChannelCall): SessionCall {
   if (!call.waiter) throw new TypeError('a request over a session channel needs its waiter');
   return call as SessionCall;
