@@ -79,14 +79,14 @@ function askingOnHandshake(sent: JsonRpcMessage[]): { channel: Channel; abandone
   return { channel, abandoned: () => signal?.aborted === true };
 }
 
-async function dialectWith(handlers: Partial<Handlers>, sent: JsonRpcMessage[]) {
+/** Connects the dialect over `channel`, its questions answered by `handlers`. */
+function connectWith(handlers: Partial<Handlers>, channel: Channel, connecting: Deadline) {
   const responder = new Responder({ ...HANDLERS, ...handlers }, () => ({
     name: 's',
     version: '1',
     protocolVersion: '2025-11-25',
-    url: 'http://server.test/mcp',
+    url: channel.label,
   }));
-  using connecting = new Deadline({ timeoutMs: 1_000, maxTimeoutMs: 1_000, context: {} });
   return StatefulDialect.connect(
     {
       clientInfo: { name: 'test', version: '1' },
@@ -98,10 +98,15 @@ async function dialectWith(handlers: Partial<Handlers>, sent: JsonRpcMessage[]) 
       maxTimeoutMs: 60_000,
       ask: (question, context) => responder.answer(question, context),
     },
-    askingChannel(sent),
+    channel,
     { notification: () => {}, warning: () => {} },
     connecting,
   );
+}
+
+async function dialectWith(handlers: Partial<Handlers>, sent: JsonRpcMessage[]) {
+  using connecting = new Deadline({ timeoutMs: 1_000, maxTimeoutMs: 1_000, context: {} });
+  return connectWith(handlers, askingChannel(sent), connecting);
 }
 
 describe('a question on a call stream', () => {
@@ -143,30 +148,15 @@ describe('a question on a call stream', () => {
   it('a question the handshake cannot answer fails the connection and ends the initialize it left', async () => {
     const sent: JsonRpcMessage[] = [];
     const { channel, abandoned } = askingOnHandshake(sent);
-    const responder = new Responder(
+    // No call owns the connection's deadline: only the handshake can end the request it leaves.
+    using connecting = new Deadline({ timeoutMs: 3_600_000, maxTimeoutMs: 3_600_000, context: {} });
+    const error = await connectWith(
       {
-        ...HANDLERS,
         onElicitation: () => {
           throw new Error('no user at the keyboard');
         },
       },
-      () => ({ name: 's', version: '1', protocolVersion: '2025-11-25', url: channel.label }),
-    );
-    // No call owns the connection's deadline: only the handshake can end the request it leaves.
-    using connecting = new Deadline({ timeoutMs: 3_600_000, maxTimeoutMs: 3_600_000, context: {} });
-    const error = await StatefulDialect.connect(
-      {
-        clientInfo: { name: 'test', version: '1' },
-        capabilities: { elicitation: { form: {} } },
-        protocolVersion: '2025-11-25',
-        supportedVersions: ['2025-11-25'],
-        listen: false,
-        timeoutMs: 60_000,
-        maxTimeoutMs: 60_000,
-        ask: (question, context) => responder.answer(question, context),
-      },
       channel,
-      { notification: () => {}, warning: () => {} },
       connecting,
     ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(HandlerError);
