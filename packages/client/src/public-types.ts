@@ -1,0 +1,124 @@
+/**
+ * Every type of the public face, each named here: what `index.ts` exports as types. A type not
+ * listed here is internal, however many modules use it.
+ */
+// biome-ignore-all assist/source/organizeImports: grouped by what a user looks for, not by path
+
+// One server, several servers, and the options they are made with.
+export type { CallToolOptions, ListOptions, ListToolsOptions, RequestOptions } from './client.ts';
+export type { ClientInfo, ClientOptions } from './options.ts';
+export type { ClientEvents } from './events.ts';
+export type { ToolStreamEvent } from './tool-stream.ts';
+export type {
+  McpClientsEvents,
+  McpClientsOptions,
+  ServerStatus,
+  ToolOrigin,
+} from './multi/clients.ts';
+export type { ServerOfTool, ToolSource } from './multi/source.ts';
+export type {
+  McpServerConfig,
+  ServerTarget,
+  ServerTargets,
+  StdioServer,
+  UrlServer,
+} from './multi/targets.ts';
+export type { DialectChoice, ProtocolChoice } from './negotiate/versions.ts';
+
+// What servers send and calls report.
+export type {
+  Annotations,
+  AudioContent,
+  CallHandle,
+  CallStatus,
+  CallToolResult,
+  CompleteResult,
+  CompletionReference,
+  ContentBlock,
+  EmbeddedResource,
+  GetPromptResult,
+  Icon,
+  ImageContent,
+  JsonSchema,
+  LoggingLevel,
+  LogMessage,
+  Progress,
+  Prompt,
+  PromptArgument,
+  PromptMessage,
+  ReadResourceResult,
+  Resource,
+  ResourceContents,
+  ResourceLink,
+  ResourceTemplate,
+  RetryPolicy,
+  TextContent,
+  Tool,
+  ToolAnnotations,
+  ToolUi,
+} from './types.ts';
+export type { JsonObject } from './jsonrpc.ts';
+
+// What an error carries (the classes are values, in index.ts).
+export type {
+  AuthorizationFailure,
+  ErrorContext,
+  McpErrorCode,
+  McpErrorFamily,
+  ProcessExit,
+} from './errors.ts';
+
+// The server's questions, answered by the application's handlers.
+export type {
+  ElicitationHandler,
+  ElicitationMode,
+  ElicitationRequest,
+  ElicitationResult,
+  FormElicitation,
+  FormField,
+  FormValue,
+  HandlerContext,
+  RequestedSchema,
+  Root,
+  RootsOption,
+  SamplingContent,
+  SamplingHandler,
+  SamplingMessage,
+  SamplingRequest,
+  SamplingResult,
+  ToolResultContent,
+  ToolUseContent,
+  UrlElicitation,
+} from './handlers/types.ts';
+
+// The stores a client keeps: deferred calls' handles and negotiation verdicts.
+export type { HandleStore, MemoryHandleStore } from './handles.ts';
+export type { Verdict, VerdictStore } from './negotiate/verdicts.ts';
+
+// Authorization.
+export type {
+  AssertionSource,
+  AuthOption,
+  AuthorizeCallback,
+  AuthProvider,
+  AuthRefusal,
+  AuthRequest,
+  BearerTokenSource,
+  MachineGrant,
+  OAuthOptions,
+  RegisteredClient,
+} from './auth/types.ts';
+export type { HeadersSource } from './auth/gate.ts';
+export type {
+  AuthStore,
+  ClientRecord,
+  IssuerRecord,
+  ResourceRecord,
+  TokenRecord,
+} from './auth/store.ts';
+export type { LoopbackAuthorization, LoopbackOptions } from './auth/loopback.ts';
+
+// Webtools, MCP Apps and tool-definition pinning.
+export type { WebtoolAction, WebtoolMetadata, WebtoolsOptions } from './dialects/webtools/index.ts';
+export type { AppResource, ResourceReader } from './apps.ts';
+export type { PinnedDefinition, ToolDrift, ToolPinsOptions } from './pins.ts';
