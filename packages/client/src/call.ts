@@ -223,7 +223,7 @@ class Asking {
     } catch (error) {
       // One question failed: the others stop too, and the call ends with the first reason.
       stop.abort(error);
-      throw this.#context.deadline.signal.aborted ? this.#context.deadline.signal.reason : error;
+      throw this.#context.deadline.aborted ? this.#context.deadline.reason : error;
     }
   }
 

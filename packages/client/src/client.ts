@@ -262,7 +262,7 @@ export class McpClient implements AsyncDisposable {
   ): Promise<CallToolResult> {
     // The listing already in hand, nearly always: found without a turn of the event loop.
     const known =
-      this.#cache.peekLoaded<Tool[]>('tools/list')?.find((t) => t.name === name) ??
+      toolIn(this.#cache.peekLoaded<Tool[]>('tools/list'), name) ??
       (await this.#toolNamed(name, options));
     const context = { url: this.url, method: 'tools/call', tool: name };
     const params = options.meta
@@ -291,11 +291,7 @@ export class McpClient implements AsyncDisposable {
       const list = (refresh: boolean) => this.listTools({ ...options, refresh });
       ({ answer, tool } = await recoverCall(error, name, known, { call, list }, context));
     }
-    return finished(
-      answer.result,
-      (result) => (result.pending ? undefined : tool?.outputSchema),
-      context,
-    );
+    return finished(answer.result, tool, context);
   }
 
   /**
@@ -311,7 +307,7 @@ export class McpClient implements AsyncDisposable {
     const { result } = await this.#request({ handle: checked }, options);
     const context = { url: this.url, method: 'tools/call', tool: checked.tool };
     const tool = await this.#toolNamed(checked.tool, options);
-    return finished(result, () => tool?.outputSchema, context);
+    return finished(result, tool, context);
   }
 
   /**
@@ -544,15 +540,14 @@ export class McpClient implements AsyncDisposable {
     shared?: Deadline,
   ): Promise<CallResult> {
     const call: CallStart = 'method' in start ? { operation: start } : start;
-    const where =
+    // Where the call is, for its deadline and its errors: one object per call.
+    const where: ErrorContext =
       'operation' in call
-        ? { method: call.operation.method, tool: call.operation.tool }
-        : { method: 'tools/call', tool: call.handle.tool };
-    if (this.#closing) throw new ClientClosedError({ url: this.url, ...where });
+        ? { url: this.url, method: call.operation.method, tool: call.operation.tool }
+        : { url: this.url, method: 'tools/call', tool: call.handle.tool };
+    if (this.#closing) throw new ClientClosedError(where);
     const observer = this.#observer === undefined ? await this.#observe() : this.#observer;
-    const own = shared
-      ? undefined
-      : callDeadline(options, this.#options, { url: this.url, ...where });
+    const own = shared ? undefined : callDeadline(options, this.#options, where);
     const deadline = (shared ?? own)!;
     const idempotent = 'operation' in call && call.operation.idempotent;
     const span = observer && !observer.quiet?.() ? this.#operationSpan(observer, call) : NO_SPAN;
@@ -563,7 +558,7 @@ export class McpClient implements AsyncDisposable {
       if (span !== NO_SPAN) span.set(connectedAttributes(dialect));
       if ('operation' in call) {
         const capabilities = dialect.server.capabilities;
-        const gap = undeclared(call.operation.method, capabilities, { url: this.url, ...where });
+        const gap = undeclared(call.operation.method, capabilities, where);
         if (gap && 'error' in gap) throw gap.error;
         if (gap) {
           span.end();
@@ -595,7 +590,7 @@ export class McpClient implements AsyncDisposable {
       span.end({ toolError: done.result['isError'] === true });
       return done;
     } catch (error) {
-      const typed = settle(typedError(error, { url: this.url, ...where }), {
+      const typed = settle(typedError(error, where), {
         mayHaveRun: deadline.mayHaveRun,
         idempotent,
       });
@@ -706,19 +701,31 @@ export function createMcpClient(server: ServerTarget, options?: ClientOptions): 
  * A tool call's raw result, checked and validated against the schema `schemaOf` picks. Whatever
  * goes wrong in here leaves as a toolwire error: the server has already run the call.
  */
-function finished(
-  raw: JsonObject,
-  schemaOf: (result: CallToolResult) => JsonSchema | undefined,
-  context: ErrorContext,
-): CallToolResult {
+function finished(raw: JsonObject, tool: Tool | undefined, context: ErrorContext): CallToolResult {
   try {
     const result = toCallToolResult(raw, context);
-    checkStructuredContent(result, schemaOf(result), context);
+    // A deferred call's handle has no output yet to check.
+    if (!result.pending) checkStructuredContent(result, tool?.outputSchema, context);
     return result;
   } catch (error) {
     // The server has run the call: whatever failed here says so.
     throw settle(typedError(error, context), { mayHaveRun: true, idempotent: false });
   }
+}
+
+/** Each listing indexed by name once, on first use: a call finds its tool without a scan. */
+const toolIndexes = new WeakMap<readonly Tool[], Map<string, Tool>>();
+
+function toolIn(tools: readonly Tool[] | undefined, name: string): Tool | undefined {
+  if (tools === undefined) return undefined;
+  let index = toolIndexes.get(tools);
+  if (index === undefined) {
+    index = new Map();
+    // The first of a name wins, as a scan would find it.
+    for (const tool of tools) if (!index.has(tool.name)) index.set(tool.name, tool);
+    toolIndexes.set(tools, index);
+  }
+  return index.get(name);
 }
 
 /** What is wrong with a tool entry of a listing, if anything: the client needs a name and a schema. */

@@ -17,16 +17,68 @@ export interface DeadlineOptions {
 }
 
 /**
- * The emitter that stands for a deadline's signal on the wire (see `wireSignal`). undici takes an
- * EventEmitter as well as an AbortSignal, and listening to an emitter costs a fraction of an
- * AbortSignal listener, which undici adds and removes on every request.
+ * What a wait on the wire listens to for a call's end: the deadline itself (no AbortSignal is
+ * made for it) or any AbortSignal.
  */
-const WIRE = Symbol('wire');
-type WiredSignal = AbortSignal & { [WIRE]?: EventEmitter };
+export type CallEnd = Deadline | AbortSignal;
 
-/** What to hand undici for `signal`: the deadline's emitter when it has one, else the signal. */
+/** The deadline behind a signal it handed out, if it is one: cheaper to listen to. */
+const OWNER = Symbol('deadline');
+type OwnedSignal = AbortSignal & { [OWNER]?: Deadline };
+
+/**
+ * What to hand undici for `signal`: the deadline's emitter when the signal is a deadline's
+ * (undici takes an EventEmitter as well as an AbortSignal, and adds and removes its listener on
+ * every request: an emitter's cost a fraction of a signal's), else the signal.
+ */
 export function wireSignal(signal: AbortSignal): AbortSignal | EventEmitter {
-  return (signal as WiredSignal)[WIRE] ?? signal;
+  return (signal as OwnedSignal)[OWNER]?.wire ?? signal;
+}
+
+/** Calls `onAbort` once `end` aborts; `offEnd` takes it back. */
+export function onEnd(end: CallEnd, onAbort: () => void): void {
+  const deadline = end instanceof Deadline ? end : (end as OwnedSignal)[OWNER];
+  if (deadline) deadline.onEnd(onAbort);
+  else (end as AbortSignal).addEventListener('abort', onAbort, { once: true });
+}
+
+export function offEnd(end: CallEnd, onAbort: () => void): void {
+  const deadline = end instanceof Deadline ? end : (end as OwnedSignal)[OWNER];
+  if (deadline) deadline.offEnd(onAbort);
+  else (end as AbortSignal).removeEventListener('abort', onAbort);
+}
+
+/**
+ * Deadlines of at least COARSE_FROM_MS are checked by one shared timer every TICK_MS rather than
+ * each by a timer of its own (as undici's fast timers do): arming and clearing a timer costs more
+ * than the rest of a call to a local server. Such a deadline fires at most TICK_MS late; a
+ * shorter one keeps its own timer, to the millisecond.
+ */
+const COARSE_FROM_MS = 1_000;
+const TICK_MS = 250;
+const watched = new Set<Deadline>();
+let ticker: NodeJS.Timeout | undefined;
+
+function watch(deadline: Deadline): void {
+  watched.add(deadline);
+  if (ticker === undefined) ticker = setInterval(tick, TICK_MS);
+  // Only a deadline that waits keeps the process alive, as its own timer would.
+  else if (watched.size === 1) ticker.ref();
+}
+
+function unwatch(deadline: Deadline): void {
+  // Unreferenced, not cleared, when the last one goes: the next call does not make a new timer.
+  if (watched.delete(deadline) && watched.size === 0) ticker?.unref();
+}
+
+function tick(): void {
+  if (watched.size === 0) {
+    clearInterval(ticker);
+    ticker = undefined;
+    return;
+  }
+  const now = performance.now();
+  for (const deadline of watched) if (deadline.expiresAt <= now) deadline.expire();
 }
 
 /** A timer callback without a closure per call. */
@@ -34,25 +86,31 @@ function expire(deadline: Deadline): void {
   deadline.expire();
 }
 
+/**
+ * The call's end. What waits on the wire listens to it directly (`onEnd`); an AbortSignal, and an
+ * EventEmitter for undici, are made only for what asks for one.
+ */
 export class Deadline implements Disposable {
-  readonly signal: AbortSignal;
   /**
    * Whether a request of the call may have reached the server and been acted on (see
    * transport/retry.ts): once true, a call that is not idempotent is never sent again.
    */
   mayHaveRun = false;
-  readonly #controller = new AbortController();
-  readonly #wire = new EventEmitter();
+  /** When the deadline passes, on `performance.now()`'s clock. */
+  expiresAt = 0;
+  #controller: AbortController | undefined;
+  #wire: EventEmitter | undefined;
+  /** Who listens for the end: nearly always one request, so one slot before a set. */
+  #listener: (() => void) | undefined;
+  #listeners: Set<() => void> | undefined;
+  #reason: Error | undefined;
   readonly #options: DeadlineOptions;
   readonly #started = performance.now();
   #timer: NodeJS.Timeout | undefined;
-  #expiresAt = 0;
   #onCallerAbort: (() => void) | undefined;
 
   constructor(options: DeadlineOptions) {
     this.#options = options;
-    this.signal = this.#controller.signal;
-    (this.signal as WiredSignal)[WIRE] = this.#wire;
     const caller = options.signal;
     if (caller?.aborted) {
       this.abort(new AbortedError({ ...options.context, cause: caller.reason }));
@@ -66,9 +124,46 @@ export class Deadline implements Disposable {
     this.#arm(Math.min(options.timeoutMs, options.maxTimeoutMs));
   }
 
+  /** Whether the call has ended (timed out, aborted by its caller, or by the client). */
+  get aborted(): boolean {
+    return this.#reason !== undefined;
+  }
+
+  /** Why it ended: the toolwire error to throw. */
+  get reason(): Error | undefined {
+    return this.#reason;
+  }
+
+  /** The call's end as an AbortSignal, for what takes one; made on first use. */
+  get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController();
+      (this.#controller.signal as OwnedSignal)[OWNER] = this;
+      if (this.#reason) this.#controller.abort(this.#reason);
+    }
+    return this.#controller.signal;
+  }
+
+  /** The call's end as an EventEmitter (`abort`), for undici; made on first use. */
+  get wire(): EventEmitter {
+    this.#wire ??= new EventEmitter();
+    return this.#wire;
+  }
+
+  /** Calls `listener` once, when the call ends; `offEnd` takes it back. */
+  onEnd(listener: () => void): void {
+    if (this.#listener === undefined) this.#listener = listener;
+    else (this.#listeners ??= new Set()).add(listener);
+  }
+
+  offEnd(listener: () => void): void {
+    if (this.#listener === listener) this.#listener = undefined;
+    else this.#listeners?.delete(listener);
+  }
+
   /** Milliseconds until the deadline, as it stands now. */
   remainingMs(): number {
-    return this.signal.aborted ? 0 : Math.max(0, this.#expiresAt - performance.now());
+    return this.aborted ? 0 : Math.max(0, this.expiresAt - performance.now());
   }
 
   /**
@@ -76,39 +171,60 @@ export class Deadline implements Disposable {
    * signs of life. What a wire deadline says for a call whose timeout progress restarts.
    */
   capRemainingMs(): number {
-    if (this.signal.aborted) return 0;
+    if (this.aborted) return 0;
     return Math.max(0, this.#options.maxTimeoutMs - (performance.now() - this.#started));
   }
 
   /** The call showed signs of life (progress): restart the timeout, within the hard cap. */
   extend(): void {
-    if (this.signal.aborted) return;
+    if (this.aborted) return;
     const elapsed = performance.now() - this.#started;
     this.#arm(Math.min(this.#options.timeoutMs, this.#options.maxTimeoutMs - elapsed));
   }
 
   /** Ends the call now with `reason` (the client closing, say). */
   abort(reason: Error): void {
-    if (this.signal.aborted) return;
-    this.#controller.abort(reason);
-    this.#wire.emit('abort');
+    if (this.#reason !== undefined) return;
+    this.#reason = reason;
+    this.#disarm();
+    this.#controller?.abort(reason);
+    this.#wire?.emit('abort');
+    const first = this.#listener;
+    const rest = this.#listeners;
+    this.#listener = undefined;
+    this.#listeners = undefined;
+    first?.();
+    if (rest) for (const listener of rest) listener();
   }
 
-  /** The timer fired. */
+  /** The time is up. */
   expire(): void {
     const elapsed = Math.round(performance.now() - this.#started);
     this.abort(new TimeoutError(elapsed, this.#options.context));
   }
 
   #arm(ms: number): void {
-    clearTimeout(this.#timer);
-    this.#expiresAt = performance.now() + Math.max(0, ms);
-    this.#timer = setTimeout(expire, Math.max(0, ms), this);
+    const wait = Math.max(0, ms);
+    this.expiresAt = performance.now() + wait;
+    if (wait >= COARSE_FROM_MS) {
+      if (this.#timer !== undefined) this.#disarm();
+      watch(this);
+      return;
+    }
+    this.#disarm();
+    this.#timer = setTimeout(expire, wait, this);
+  }
+
+  #disarm(): void {
+    if (this.#timer === undefined) unwatch(this);
+    else {
+      clearTimeout(this.#timer);
+      this.#timer = undefined;
+    }
   }
 
   [Symbol.dispose](): void {
-    clearTimeout(this.#timer);
-    this.#timer = undefined;
+    this.#disarm();
     if (this.#onCallerAbort)
       this.#options.signal?.removeEventListener('abort', this.#onCallerAbort);
   }

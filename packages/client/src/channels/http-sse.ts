@@ -92,7 +92,7 @@ export class HttpSseChannel implements Channel {
     } catch (error) {
       // Closing the stream would end the session, not the call: the server must be told. A call
       // ended by close() needs no word: closing the stream ends the session.
-      const { aborted, reason } = call.deadline.signal;
+      const { aborted, reason } = call.deadline;
       if (aborted && this.#stream && !this.#closing && !(reason instanceof ClientClosedError)) {
         this.#cancellations.track(
           this.#post(

@@ -157,9 +157,9 @@ export class StdioChannel implements Channel {
 
   /** The request on the pipe, its progress routed to it; callbacks, not an async frame. */
   #sent(message: JsonRpcRequest, call: ChannelCall): Promise<JsonRpcResponse> {
-    const { signal } = call.deadline;
+    const { deadline } = call;
     this.#calls.set(message.id, call.onMessage);
-    return this.#pipe.request(message, signal).then(
+    return this.#pipe.request(message, deadline).then(
       (response) => {
         this.#calls.delete(message.id);
         return response;
@@ -167,8 +167,8 @@ export class StdioChannel implements Channel {
       (error: unknown) => {
         this.#calls.delete(message.id);
         // The binding's cancellation: there is no stream to close, so the server is told.
-        if (signal.aborted && this.#pipe.pid !== undefined) {
-          const reason = signal.reason instanceof Error ? signal.reason.message : 'cancelled';
+        if (deadline.aborted && this.#pipe.pid !== undefined) {
+          const reason = deadline.reason?.message ?? 'cancelled';
           void this.#pipe
             .send(
               notification('notifications/cancelled', { requestId: message.id, reason }),

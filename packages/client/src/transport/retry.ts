@@ -81,8 +81,7 @@ export function withRetry<T>(
   options: RetryOptions<T>,
 ): Promise<T> {
   const { deadline, refused } = options;
-  const { signal } = deadline;
-  if (signal.aborted) return Promise.reject(signal.reason);
+  if (deadline.aborted) return Promise.reject(deadline.reason);
   // The first attempt is `track` written out on two callbacks: no async frame per call.
   const before = deadline.mayHaveRun;
   deadline.mayHaveRun = true;
@@ -95,7 +94,7 @@ export function withRetry<T>(
   return first.then(
     (result) => {
       if (refused?.(result)) deadline.mayHaveRun = before;
-      return signal.aborted ? afterFirst(signal.reason, attempt, policy, options) : result;
+      return deadline.aborted ? afterFirst(deadline.reason, attempt, policy, options) : result;
     },
     (error: unknown) => {
       if (!mayHaveActed(error)) deadline.mayHaveRun = before;
@@ -114,7 +113,7 @@ function afterFirst<T>(
   const { deadline, idempotent } = options;
   if (
     first instanceof Error &&
-    !deadline.signal.aborted &&
+    !deadline.aborted &&
     !mayResend(first, idempotent, deadline.mayHaveRun)
   ) {
     return Promise.reject(first);

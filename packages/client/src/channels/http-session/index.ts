@@ -121,8 +121,8 @@ export class StreamableHttpSessionChannel implements Channel {
       } catch (error) {
         // Closing a legacy stream does not cancel the request: the server must be told. A call
         // ended by close() needs no word: ending the session stops it.
-        const reason = deadline.signal.reason;
-        if (deadline.signal.aborted && !this.#closing && !(reason instanceof ClientClosedError))
+        const reason = deadline.reason;
+        if (deadline.aborted && !this.#closing && !(reason instanceof ClientClosedError))
           this.#cancel(message.id, reason);
         if (!(error instanceof SessionNotFound)) throw error;
         if (deadline.mayHaveRun && !call.idempotent) {
@@ -164,7 +164,7 @@ export class StreamableHttpSessionChannel implements Channel {
       try {
         await raceAbort(this.#renew(), deadline.signal);
       } catch (error) {
-        if (deadline.signal.aborted) throw deadline.signal.reason;
+        if (deadline.aborted) throw deadline.reason;
         failures += 1;
         if (failures > this.#config.retry.retries) {
           throw new SessionExpiredError({

@@ -156,7 +156,7 @@ async function discoverOnce(context: ProbeContext, version: string): Promise<Ans
       onMessage: () => {},
     });
   } catch (error) {
-    if (context.deadline.signal.aborted) throw context.deadline.signal.reason;
+    if (context.deadline.aborted) throw context.deadline.reason;
     return refusal(error, silenceMs);
   }
   if ('error' in response) {

@@ -4,8 +4,7 @@
  * after it exits, a bounded number of times in a row; when it exits, every request waiting on it
  * fails at once with the exit code, signal and last stderr lines.
  */
-import { EventEmitter } from 'node:events';
-import { wireSignal } from '../../deadline.ts';
+import { type CallEnd, offEnd, onEnd } from '../../deadline.ts';
 import {
   ClientClosedError,
   MalformedMessageError,
@@ -75,45 +74,44 @@ export class StdioChannel {
   }
 
   /**
-   * Sends a request and resolves with its response. Rejects with the signal's reason when it
-   * aborts (the caller tells the server), ServerExitedError when the process exits first,
+   * Sends a request and resolves with its response. Rejects with the end's reason when the call
+   * ends first (the caller tells the server), ServerExitedError when the process exits first,
    * ResponseTooLargeError when the answer is over the limit.
    */
-  request(message: JsonRpcRequest, signal: AbortSignal): Promise<JsonRpcResponse> {
-    if (signal.aborted) return Promise.reject(signal.reason);
+  request(message: JsonRpcRequest, end: CallEnd): Promise<JsonRpcResponse> {
+    if (end.aborted) return Promise.reject(end.reason);
     const process = this.#process;
     // Nearly always a process runs: no await, and no async frame, on the way of a call.
     if (!process?.alive) {
-      return this.#running(signal).then((started) => this.#exchange(started, message, signal));
+      const signal = end instanceof AbortSignal ? end : end.signal;
+      return this.#running(signal).then((started) => this.#exchange(started, message, end));
     }
-    return this.#exchange(process, message, signal);
+    return this.#exchange(process, message, end);
   }
 
   /** One promise per request, settled by its response, the process's exit, or the abort. */
   #exchange(
     process: ServerProcess,
     message: JsonRpcRequest,
-    signal: AbortSignal,
+    end: CallEnd,
   ): Promise<JsonRpcResponse> {
     const id = message.id;
     const pending = this.#pending;
     return new Promise<JsonRpcResponse>((resolve, reject) => {
-      // The deadline's emitter when it has one: cheaper to listen to than its AbortSignal.
-      const wire = wireSignal(signal);
       const onAbort = () => {
         if (pending.get(id) !== settle) return;
         pending.delete(id);
         this.#abandoned.add(id);
-        unlisten(wire, onAbort);
-        reject(signal.reason);
+        offEnd(end, onAbort);
+        reject(end.reason);
       };
       const settle: Pending = {
         resolve(response) {
-          unlisten(wire, onAbort);
+          offEnd(end, onAbort);
           resolve(response);
         },
         reject(error) {
-          unlisten(wire, onAbort);
+          offEnd(end, onAbort);
           reject(error);
         },
       };
@@ -122,10 +120,12 @@ export class StdioChannel {
         settle.reject(error as Error);
       };
       pending.set(id, settle);
-      listen(wire, onAbort);
+      onEnd(end, onAbort);
       try {
         // A full pipe: wait for room (a dead process or the abort ends the wait).
-        if (!process.write(message)) process.send(message, signal).catch(fail);
+        if (!process.write(message)) {
+          process.send(message, end instanceof AbortSignal ? end : end.signal).catch(fail);
+        }
       } catch (error) {
         fail(error);
       }
@@ -247,17 +247,6 @@ export class StdioChannel {
     this.#pending.clear();
     for (const each of pending) each.reject(onePerCall(error));
   }
-}
-
-function listen(wire: AbortSignal | EventEmitter, onAbort: () => void): void {
-  // `on`, not `once`: onAbort acts once anyway, and `once` wraps it in a closure per request.
-  if (wire instanceof EventEmitter) wire.on('abort', onAbort);
-  else wire.addEventListener('abort', onAbort, { once: true });
-}
-
-function unlisten(wire: AbortSignal | EventEmitter, onAbort: () => void): void {
-  if (wire instanceof EventEmitter) wire.off('abort', onAbort);
-  else wire.removeEventListener('abort', onAbort);
 }
 
 /** Waits for a shared start, but lets one caller's signal stop its own wait. */

@@ -74,7 +74,8 @@ export class ServerProcess {
   #drained: Promise<void> | undefined;
   readonly #onDead = new Set<(error: TransportError) => void>();
   #closing: Promise<void> | undefined;
-  #corked = false;
+  /** What was written this turn, not yet handed to the pipe. */
+  #outbox = '';
 
   private constructor(
     child: ChildProcessWithoutNullStreams,
@@ -92,10 +93,13 @@ export class ServerProcess {
       oversized: (head) => this.#oversized(head),
     });
     const stdout = child.stdout;
-    stdout.on('data', (chunk: Buffer) => lines.push(chunk));
+    // Decoded as it comes, once per chunk: a character split across chunks is kept whole.
+    stdout.setEncoding('utf8');
+    stdout.on('data', (chunk: string) => lines.push(chunk));
     stdout.on('end', () => lines.end());
     stdout.on('error', () => {});
-    child.stderr.on('data', (chunk: Buffer) => this.#stderr.push(chunk));
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (chunk: string) => this.#stderr.push(chunk));
     child.stderr.on('end', () => this.#stderr.end());
     child.stderr.on('error', () => {});
     // A write to a pipe the server closed fails with EPIPE: the process is going, or gone.
@@ -170,21 +174,22 @@ export class ServerProcess {
     if (this.#dead) throw this.#dead;
     const stdin = this.#child.stdin;
     if (stdin.writableNeedDrain) return false;
-    // Messages written in the same turn of the event loop go out in one write: many calls in
-    // flight cost one system call, not one each.
-    if (!this.#corked) {
-      this.#corked = true;
-      stdin.cork();
-      process.nextTick(uncork, this);
-    }
-    stdin.write(`${JSON.stringify(message)}\n`);
+    // Messages written in the same turn of the event loop go out as one string in one write:
+    // many calls in flight cost one system call, not one each.
+    if (this.#outbox === '') process.nextTick(flush, this);
+    this.#outbox += `${JSON.stringify(message)}\n`;
+    // A turn that writes more than the pipe takes at once sends it now, so that the pipe's
+    // backpressure is seen by the next write.
+    if (this.#outbox.length >= stdin.writableHighWaterMark) this.flush();
     return true;
   }
 
   /** Sends what was written this turn. */
-  uncork(): void {
-    this.#corked = false;
-    this.#child.stdin.uncork();
+  flush(): void {
+    const text = this.#outbox;
+    if (text === '') return;
+    this.#outbox = '';
+    if (!this.#dead) this.#child.stdin.write(text);
   }
 
   /**
@@ -349,8 +354,8 @@ export class ServerProcess {
   }
 }
 
-function uncork(server: ServerProcess): void {
-  server.uncork();
+function flush(server: ServerProcess): void {
+  server.flush();
 }
 
 function notStarted(error: unknown, label: string): TransportError {

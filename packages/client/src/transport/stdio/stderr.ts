@@ -23,7 +23,7 @@ export class StderrTail {
     });
   }
 
-  push(chunk: Buffer): void {
+  push(chunk: string): void {
     this.#splitter.push(chunk);
   }
 

@@ -101,7 +101,7 @@ export class GrpcChannel implements LiteChannel {
       return { kind: 'tools', url: this.url, ...toolsOf(answer.tools.map(toolJson))! };
     } catch (error) {
       // No MCPLite service here (or no gRPC at all): not this dialect.
-      if (isUnimplemented(error) && !deadline.signal.aborted) {
+      if (isUnimplemented(error) && !deadline.aborted) {
         return { kind: 'misses', misses: [`GetTools ${this.url}: ${(error as Error).message}`] };
       }
       throw this.#failure(error, where, deadline, timeoutMs);
@@ -179,7 +179,7 @@ export class GrpcChannel implements LiteChannel {
         () => !received,
       );
     } catch (error) {
-      if (!received && isUnimplemented(error) && !deadline.signal.aborted) return 'unimplemented';
+      if (!received && isUnimplemented(error) && !deadline.aborted) return 'unimplemented';
       return this.#answerOf(this.#failure(error, where, deadline, timeoutMs));
     }
     if (!final) throw new StreamTruncatedError(where);
@@ -214,7 +214,7 @@ export class GrpcChannel implements LiteChannel {
       } catch (error) {
         const refusal = refusalOf(error);
         if (!this.#gate || !refusal || round === MAX_GATE_ROUNDS || !mayResend()) throw error;
-        if (deadline.signal.aborted || !(await this.#gate.refused(request, refusal))) throw error;
+        if (deadline.aborted || !(await this.#gate.refused(request, refusal))) throw error;
       }
     }
   }

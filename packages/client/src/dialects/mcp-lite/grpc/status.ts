@@ -36,7 +36,7 @@ export function isUnimplemented(error: unknown): boolean {
 export function fromGrpcError(error: unknown, context: StatusContext): McpError {
   const { where, deadline } = context;
   // The call's own deadline or the caller's abort: its reason is already the error to throw.
-  if (deadline.signal.aborted) return deadline.signal.reason as McpError;
+  if (deadline.aborted) return deadline.reason as McpError;
   // Already the client's own (the gate refusing credentials, say).
   if (isMcpError(error)) return error;
   const status = ConnectError.from(error);
