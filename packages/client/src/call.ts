@@ -54,26 +54,54 @@ type Pending = Extract<Outcome, { kind: 'pending' }>;
 /** The pause before asking again about a URL flow the user is still in: doubling, capped. */
 const URL_WAIT_MS = { first: 500, max: 5_000 } as const;
 
-export async function runCall(
+export function runCall(
   dialect: Dialect,
   start: CallStart,
   context: CallContext,
   support: CallSupport,
 ): Promise<CallResult> {
-  if ('handle' in start) {
-    const { handle } = start;
-    const asking = new Asking(support, context, { method: 'tools/call', tool: handle.tool });
-    const deferral = new Deferral(dialect, handle, context, support, context.onStatus);
-    return { result: await waitFor(deferral, asking), afterInput: asking.asked };
-  }
-  let operation = dialect.adapt(start.operation);
+  if ('handle' in start) return redeemCall(dialect, start.handle, context, support);
+  const operation = dialect.adapt(start.operation);
   // Most operations are sent as they are: no turn of the event loop for them.
-  if (operation instanceof Promise) operation = await operation;
-  // The dialect took care of it without a request (a modern log level, say).
-  if (!operation) return { result: {}, afterInput: false };
-  const first = await dialect.send(operation, context);
-  // Nearly every call: answered at once, nothing asked, nothing deferred.
-  if (first.kind === 'complete') return { result: first.result, afterInput: false };
+  if (operation instanceof Promise) {
+    return operation.then((adapted) =>
+      adapted ? sendCall(dialect, adapted, context, support) : nothingSent(),
+    );
+  }
+  return operation
+    ? sendCall(dialect, operation, context, support)
+    : Promise.resolve(nothingSent());
+}
+
+/** The dialect took care of it without a request (a modern log level, say). */
+function nothingSent(): CallResult {
+  return { result: {}, afterInput: false };
+}
+
+/** The first send on a callback: nearly every call is answered at once, nothing asked or deferred. */
+function sendCall(
+  dialect: Dialect,
+  operation: Operation,
+  context: CallContext,
+  support: CallSupport,
+): Promise<CallResult> {
+  return dialect
+    .send(operation, context)
+    .then((first) =>
+      first.kind === 'complete'
+        ? { result: first.result, afterInput: false }
+        : laterRounds(dialect, operation, first, context, support),
+    );
+}
+
+/** The call was not answered at once: the rounds of input, then the wait for deferred work. */
+async function laterRounds(
+  dialect: Dialect,
+  operation: Operation,
+  first: Outcome,
+  context: CallContext,
+  support: CallSupport,
+): Promise<CallResult> {
   const { method, tool } = operation;
   const asking = new Asking(support, context, { method, tool });
   const answer = await inputRounds(dialect, operation, first, context, asking);
@@ -88,6 +116,18 @@ export async function runCall(
     ? await waitFor(deferral, asking)
     : deferredResult(answer, handle);
   return { result, afterInput: asking.asked };
+}
+
+/** Waiting again for a deferred call, from its handle. */
+async function redeemCall(
+  dialect: Dialect,
+  handle: CallHandle,
+  context: CallContext,
+  support: CallSupport,
+): Promise<CallResult> {
+  const asking = new Asking(support, context, { method: 'tools/call', tool: handle.tool });
+  const deferral = new Deferral(dialect, handle, context, support, context.onStatus);
+  return { result: await waitFor(deferral, asking), afterInput: asking.asked };
 }
 
 /**

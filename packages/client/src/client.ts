@@ -66,7 +66,6 @@ import type {
   CompletionReference,
   ContentBlock,
   GetPromptResult,
-  JsonSchema,
   LoggingLevel,
   Prompt,
   ReadResourceResult,
@@ -255,15 +254,30 @@ export class McpClient implements AsyncDisposable {
     return shown;
   }
 
-  async callTool(
+  callTool(
     name: string,
     args: JsonObject = {},
     options: CallToolOptions = {},
   ): Promise<CallToolResult> {
-    // The listing already in hand, nearly always: found without a turn of the event loop.
-    const known =
-      toolIn(this.#cache.peekLoaded<Tool[]>('tools/list'), name) ??
-      (await this.#toolNamed(name, options));
+    try {
+      // The listing already in hand, nearly always: the call starts without a turn of the loop.
+      const known = toolIn(this.#cache.peekLoaded<Tool[]>('tools/list'), name);
+      if (known) return this.#callTool(name, args, options, known);
+      return this.#toolNamed(name, options).then((tool) =>
+        this.#callTool(name, args, options, tool),
+      );
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /** A call of a tool looked up (or not found) in the listing; on callbacks, not an async frame. */
+  #callTool(
+    name: string,
+    args: JsonObject,
+    options: CallToolOptions,
+    known: Tool | undefined,
+  ): Promise<CallToolResult> {
     const context = { url: this.url, method: 'tools/call', tool: name };
     const params = options.meta
       ? { name, arguments: args, _meta: { ...options.meta } }
@@ -282,16 +296,16 @@ export class McpClient implements AsyncDisposable {
         },
         options,
       );
-    let answer: CallResult;
-    let tool = known;
-    try {
-      answer = await call(known);
-    } catch (error) {
-      // What a cached listing got wrong (a changed or dropped tool): looked up again.
-      const list = (refresh: boolean) => this.listTools({ ...options, refresh });
-      ({ answer, tool } = await recoverCall(error, name, known, { call, list }, context));
-    }
-    return finished(answer.result, tool, context);
+    return call(known).then(
+      (answer) => finished(answer.result, known, context),
+      (error: unknown) => {
+        // What a cached listing got wrong (a changed or dropped tool): looked up again.
+        const list = (refresh: boolean) => this.listTools({ ...options, refresh });
+        return recoverCall(error, name, known, { call, list }, context).then(({ answer, tool }) =>
+          finished(answer.result, tool, context),
+        );
+      },
+    );
   }
 
   /**
@@ -534,7 +548,7 @@ export class McpClient implements AsyncDisposable {
    * A call that fails ends its deadline: whatever it left running (a request a handler's failure
    * abandoned, the handlers of its other questions) stops with it.
    */
-  async #request(
+  #request(
     start: CallStart | Operation,
     options: CallToolOptions,
     shared?: Deadline,
@@ -545,62 +559,83 @@ export class McpClient implements AsyncDisposable {
       'operation' in call
         ? { url: this.url, method: call.operation.method, tool: call.operation.tool }
         : { url: this.url, method: 'tools/call', tool: call.handle.tool };
-    if (this.#closing) throw new ClientClosedError(where);
-    const observer = this.#observer === undefined ? await this.#observe() : this.#observer;
+    if (this.#closing) return Promise.reject(new ClientClosedError(where));
+    // The first operation learns where spans go; every later one knows it at once.
+    const observer = this.#observer;
+    if (observer === undefined)
+      return this.#observe().then(() => this.#request(start, options, shared));
     const own = shared ? undefined : callDeadline(options, this.#options, where);
     const deadline = (shared ?? own)!;
-    const idempotent = 'operation' in call && call.operation.idempotent;
     const span = observer && !observer.quiet?.() ? this.#operationSpan(observer, call) : NO_SPAN;
     bindSpan(deadline, span);
     this.#calls.add(deadline);
+    let running: Promise<CallResult>;
     try {
-      const dialect = this.#dialect ?? (await this.#connected(options, deadline));
-      if (span !== NO_SPAN) span.set(connectedAttributes(dialect));
-      if ('operation' in call) {
-        const capabilities = dialect.server.capabilities;
-        const gap = undeclared(call.operation.method, capabilities, where);
-        if (gap && 'error' in gap) throw gap.error;
-        if (gap) {
-          span.end();
-          return { result: gap.result, afterInput: false };
-        }
-      }
-      if ('handle' in call && call.handle.dialect !== dialect.name) {
-        throw usageError(
-          `the handle was issued in the ${call.handle.dialect} dialect, this client speaks ${dialect.name}`,
-        );
-      }
-      const { onProgress, onPartial, onStatus } = options;
-      const context: CallContext = { deadline, onStatus };
-      if (onProgress) {
-        context.onProgress = (report: Progress) => {
-          if (this.#options.resetTimeoutOnProgress) deadline.extend();
-          onProgress(report);
-        };
-      }
-      if (onPartial) context.onPartial = onPartial;
-      const sent = withTraceContext(call, dialect, span);
-      // A call's own headers, on its own requests only (not on the listing that looked it up).
-      const done =
-        options.headers && where.method === 'tools/call'
-          ? await callHeaders.run({ ...options.headers }, () =>
-              runCall(dialect, sent, context, this.#input),
-            )
-          : await runCall(dialect, sent, context, this.#input);
-      span.end({ toolError: done.result['isError'] === true });
-      return done;
+      const dialect = this.#dialect;
+      running = dialect
+        ? this.#run(dialect, call, where, span, deadline, options)
+        : this.#connected(options, deadline).then((connected) =>
+            this.#run(connected, call, where, span, deadline, options),
+          );
     } catch (error) {
-      const typed = settle(typedError(error, where), {
-        mayHaveRun: deadline.mayHaveRun,
-        idempotent,
-      });
-      span.end({ error: typed });
-      deadline.abort(asError(typed));
-      throw typed;
-    } finally {
-      this.#calls.delete(deadline);
-      own?.[Symbol.dispose]();
+      running = Promise.reject(error);
     }
+    // Callbacks, not an async frame: on a fast server the frame cost more than the rest.
+    return running.then(
+      (done) => {
+        span.end({ toolError: done.result['isError'] === true });
+        this.#calls.delete(deadline);
+        own?.[Symbol.dispose]();
+        return done;
+      },
+      (error: unknown) => {
+        const typed = settle(typedError(error, where), {
+          mayHaveRun: deadline.mayHaveRun,
+          idempotent: 'operation' in call && call.operation.idempotent,
+        });
+        span.end({ error: typed });
+        deadline.abort(asError(typed));
+        this.#calls.delete(deadline);
+        own?.[Symbol.dispose]();
+        throw typed;
+      },
+    );
+  }
+
+  /** One call on a connected dialect: what the server said it cannot do is answered here. */
+  #run(
+    dialect: Dialect,
+    call: CallStart,
+    where: ErrorContext,
+    span: Span,
+    deadline: Deadline,
+    options: CallToolOptions,
+  ): Promise<CallResult> {
+    if (span !== NO_SPAN) span.set(connectedAttributes(dialect));
+    if ('operation' in call) {
+      const gap = undeclared(call.operation.method, dialect.server.capabilities, where);
+      if (gap && 'error' in gap) throw gap.error;
+      if (gap) return Promise.resolve({ result: gap.result, afterInput: false });
+    }
+    if ('handle' in call && call.handle.dialect !== dialect.name) {
+      throw usageError(
+        `the handle was issued in the ${call.handle.dialect} dialect, this client speaks ${dialect.name}`,
+      );
+    }
+    const { onProgress, onPartial, onStatus } = options;
+    const context: CallContext = { deadline, onStatus };
+    if (onProgress) {
+      context.onProgress = (report: Progress) => {
+        if (this.#options.resetTimeoutOnProgress) deadline.extend();
+        onProgress(report);
+      };
+    }
+    if (onPartial) context.onPartial = onPartial;
+    const sent = withTraceContext(call, dialect, span);
+    // A call's own headers, on its own requests only (not on the listing that looked it up).
+    return options.headers && where.method === 'tools/call'
+      ? callHeaders.run({ ...options.headers }, () => runCall(dialect, sent, context, this.#input))
+      : runCall(dialect, sent, context, this.#input);
   }
 
   #operationSpan(observer: Observer, call: CallStart): Span {

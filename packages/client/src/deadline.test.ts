@@ -118,6 +118,56 @@ describe('Deadline', () => {
   });
 });
 
+describe('Deadline of a second or more (the shared ticker)', () => {
+  it('fires within one tick after its time, with the elapsed time in the error', () => {
+    const d = deadline({ timeoutMs: 1_500, maxTimeoutMs: 60_000 });
+    vi.advanceTimersByTime(1_499);
+    expect(d.aborted).toBe(false);
+    vi.advanceTimersByTime(250);
+    expect(d.aborted).toBe(true);
+    expect(d.reason).toBeInstanceOf(TimeoutError);
+    expect(d.signal.reason).toBe(d.reason);
+  });
+
+  it('extend() pushes it back; dispose() stops it', () => {
+    const d = deadline({ timeoutMs: 1_000, maxTimeoutMs: 60_000 });
+    const other = deadline({ timeoutMs: 1_000, maxTimeoutMs: 60_000 });
+    vi.advanceTimersByTime(900);
+    d.extend();
+    other[Symbol.dispose]();
+    vi.advanceTimersByTime(500);
+    expect(d.aborted).toBe(false);
+    vi.advanceTimersByTime(750);
+    expect(d.aborted).toBe(true);
+    expect(other.aborted).toBe(false);
+  });
+
+  it('keeps no referenced timer once nothing waits', () => {
+    const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout');
+    vi.useRealTimers();
+    const before = timers().length;
+    const d = new Deadline({ timeoutMs: 60_000, maxTimeoutMs: 60_000, context });
+    expect(timers().length).toBe(before + 1);
+    d[Symbol.dispose]();
+    expect(timers().length).toBe(before);
+  });
+
+  it('tells what listens to it, once, when it ends', () => {
+    const d = deadline({ timeoutMs: 60_000, maxTimeoutMs: 60_000 });
+    const heard: string[] = [];
+    const first = () => heard.push('first');
+    const second = () => heard.push('second');
+    const gone = () => heard.push('gone');
+    d.onEnd(first);
+    d.onEnd(gone);
+    d.onEnd(second);
+    d.offEnd(gone);
+    d.abort(new ClientClosedError());
+    d.abort(new ClientClosedError());
+    expect(heard).toEqual(['first', 'second']);
+  });
+});
+
 describe('sleep', () => {
   it('resolves after the given time', async () => {
     let done = false;

@@ -50,35 +50,49 @@ export function offEnd(end: CallEnd, onAbort: () => void): void {
 
 /**
  * Deadlines of at least COARSE_FROM_MS are checked by one shared timer every TICK_MS rather than
- * each by a timer of its own (as undici's fast timers do): arming and clearing a timer costs more
- * than the rest of a call to a local server. Such a deadline fires at most TICK_MS late; a
- * shorter one keeps its own timer, to the millisecond.
+ * each by a timer of its own (as undici's fast timers do): with many calls in flight, arming and
+ * clearing a timer per call costs more than the rest of a call to a local server. Such a
+ * deadline fires at most TICK_MS late; a shorter one keeps its own timer, to the millisecond.
  */
 const COARSE_FROM_MS = 1_000;
 const TICK_MS = 250;
 const watched = new Set<Deadline>();
-let ticker: NodeJS.Timeout | undefined;
+/** The ticker, and the clock it was made by, to clear it with the same. */
+let ticker:
+  | { timer: NodeJS.Timeout; madeBy: typeof setInterval; clear: typeof clearInterval }
+  | undefined;
 
 function watch(deadline: Deadline): void {
   watched.add(deadline);
-  if (ticker === undefined) ticker = setInterval(tick, TICK_MS);
-  // Only a deadline that waits keeps the process alive, as its own timer would.
-  else if (watched.size === 1) ticker.ref();
+  if (watched.size > 1) return;
+  // A ticker made by another clock (a test's fake timers, installed or removed since) would
+  // never tick for this deadline: it is made again by the clock of the moment.
+  if (ticker !== undefined && ticker.madeBy !== setInterval) stopTicker();
+  if (ticker === undefined) {
+    ticker = { timer: setInterval(tick, TICK_MS), madeBy: setInterval, clear: clearInterval };
+  } else {
+    ticker.timer.ref();
+  }
 }
 
 function unwatch(deadline: Deadline): void {
-  // Unreferenced, not cleared, when the last one goes: the next call does not make a new timer.
-  if (watched.delete(deadline) && watched.size === 0) ticker?.unref();
+  // Kept, unreferenced, while idle until its next tick: one call at a time does not make a timer
+  // for each call, and no timer keeps the process alive.
+  if (watched.delete(deadline) && watched.size === 0) ticker?.timer.unref();
 }
 
 function tick(): void {
   if (watched.size === 0) {
-    clearInterval(ticker);
-    ticker = undefined;
+    stopTicker();
     return;
   }
   const now = performance.now();
   for (const deadline of watched) if (deadline.expiresAt <= now) deadline.expire();
+}
+
+function stopTicker(): void {
+  ticker?.clear(ticker.timer);
+  ticker = undefined;
 }
 
 /** A timer callback without a closure per call. */
@@ -152,8 +166,12 @@ export class Deadline implements Disposable {
 
   /** Calls `listener` once, when the call ends; `offEnd` takes it back. */
   onEnd(listener: () => void): void {
-    if (this.#listener === undefined) this.#listener = listener;
-    else (this.#listeners ??= new Set()).add(listener);
+    if (this.#listener === undefined) {
+      this.#listener = listener;
+      return;
+    }
+    this.#listeners ??= new Set();
+    this.#listeners.add(listener);
   }
 
   offEnd(listener: () => void): void {
