@@ -74,8 +74,8 @@ export class ServerProcess {
   #drained: Promise<void> | undefined;
   readonly #onDead = new Set<(error: TransportError) => void>();
   #closing: Promise<void> | undefined;
-  /** What was written this turn, not yet handed to the pipe. */
-  #outbox = '';
+  /** Set while a turn writes: what it wrote after its first message, not yet sent. */
+  #batch: string | undefined;
 
   private constructor(
     child: ChildProcessWithoutNullStreams,
@@ -174,22 +174,26 @@ export class ServerProcess {
     if (this.#dead) throw this.#dead;
     const stdin = this.#child.stdin;
     if (stdin.writableNeedDrain) return false;
-    // Messages written in the same turn of the event loop go out as one string in one write:
-    // many calls in flight cost one system call, not one each.
-    if (this.#outbox === '') process.nextTick(flush, this);
-    this.#outbox += `${JSON.stringify(message)}\n`;
-    // A turn that writes more than the pipe takes at once sends it now, so that the pipe's
-    // backpressure is seen by the next write.
-    if (this.#outbox.length >= stdin.writableHighWaterMark) this.flush();
+    const line = `${JSON.stringify(message)}\n`;
+    // The first message of a turn goes at once, so the server starts on it while the client is
+    // still busy; the rest of the turn's go together at its end, one system call for all.
+    if (this.#batch === undefined) {
+      stdin.write(line);
+      this.#batch = '';
+      process.nextTick(flush, this);
+    } else {
+      this.#batch += line;
+      // More than the pipe takes at once is sent now, so the next write sees its backpressure.
+      if (this.#batch.length >= stdin.writableHighWaterMark) this.flush();
+    }
     return true;
   }
 
-  /** Sends what was written this turn. */
+  /** Sends what was written this turn after its first message. */
   flush(): void {
-    const text = this.#outbox;
-    if (text === '') return;
-    this.#outbox = '';
-    if (!this.#dead) this.#child.stdin.write(text);
+    const text = this.#batch;
+    this.#batch = undefined;
+    if (text && !this.#dead) this.#child.stdin.write(text);
   }
 
   /**
