@@ -43,8 +43,6 @@ export class StdioChannel implements Channel {
   readonly mirrors = false;
   readonly #pipe: Pipe;
   readonly #config: StdioConfig;
-  /** Calls waiting for progress, by their progress token (their request id). */
-  readonly #calls = new Map<RequestId, (incoming: Incoming) => void>();
   #inbound: (incoming: Incoming) => void = () => {};
   readonly #events: Pick<DialectEvents, 'warning' | 'stderr'>;
   /** The legacy era's session opener, and the process it last opened a session with. */
@@ -65,6 +63,7 @@ export class StdioChannel implements Channel {
         warning: (error) => this.#events.warning(error),
         stderr: (line) => this.#events.stderr?.(line),
         exited: (error) => this.#events.warning(error),
+        abandoned: (id, reason) => this.#cancel(id, reason),
       },
     );
   }
@@ -150,43 +149,35 @@ export class StdioChannel implements Channel {
     // Nothing to wait for on the way of nearly every call: a process runs, its session is open.
     const running = this.#pipe.running;
     if (!call.handshake && (running === undefined || (this.#open && running !== this.#openedFor))) {
-      return this.openSession(call.deadline).then(() => this.#sent(message, call));
+      return this.openSession(call.deadline).then(() =>
+        this.#pipe.request(message, call.deadline, call.onMessage),
+      );
     }
-    return this.#sent(message, call);
+    return this.#pipe.request(message, call.deadline, call.onMessage);
   }
 
-  /** The request on the pipe, its progress routed to it; callbacks, not an async frame. */
-  #sent(message: JsonRpcRequest, call: ChannelCall): Promise<JsonRpcResponse> {
-    const { deadline } = call;
-    this.#calls.set(message.id, call.onMessage);
-    return this.#pipe.request(message, deadline).then(
-      (response) => {
-        this.#calls.delete(message.id);
-        return response;
-      },
-      (error: unknown) => {
-        this.#calls.delete(message.id);
-        // The binding's cancellation: there is no stream to close, so the server is told.
-        if (deadline.aborted && this.#pipe.pid !== undefined) {
-          const reason = deadline.reason?.message ?? 'cancelled';
-          void this.#pipe
-            .send(
-              notification('notifications/cancelled', { requestId: message.id, reason }),
-              AbortSignal.timeout(this.#config.graceMs),
-            )
-            .catch(() => {});
-        }
-        throw error;
-      },
-    );
+  /** The binding's cancellation: there is no stream to close, so the server is told. */
+  #cancel(id: RequestId, reason: Error | undefined): void {
+    if (this.#pipe.pid === undefined) return;
+    void this.#pipe
+      .send(
+        notification('notifications/cancelled', {
+          requestId: id,
+          reason: reason?.message ?? 'cancelled',
+        }),
+        AbortSignal.timeout(this.#config.graceMs),
+      )
+      .catch(() => {});
   }
 
-  /** Progress goes to the call it is about; everything else to the dialect. */
+  /** Progress goes to the call it is about (its token is the request's id); the rest to the dialect. */
   #route(incoming: Incoming): void {
     if (incoming.kind === 'notification' && incoming.message.method === 'notifications/progress') {
       const token = incoming.message.params?.['progressToken'];
       const call =
-        typeof token === 'string' || typeof token === 'number' ? this.#calls.get(token) : undefined;
+        typeof token === 'string' || typeof token === 'number'
+          ? this.#pipe.listenerOf(token)
+          : undefined;
       if (call) {
         call(incoming);
         return;

@@ -1,7 +1,7 @@
 /** The channel over real child processes: matching, crashes, restarts, aborts. */
 import { afterEach, expect, test } from 'vitest';
 import { ServerExitedError } from '../../errors.ts';
-import type { Incoming, JsonRpcRequest } from '../../jsonrpc.ts';
+import type { Incoming, JsonRpcRequest, RequestId } from '../../jsonrpc.ts';
 import { MAX_RESTARTS, StdioChannel } from './channel.ts';
 import { serverEnvironment } from './environment.ts';
 
@@ -28,7 +28,12 @@ afterEach(async () => {
 });
 
 function open(script = SERVER) {
-  const seen = { incoming: [] as Incoming[], warnings: [] as Error[], exits: [] as Error[] };
+  const seen = {
+    incoming: [] as Incoming[],
+    warnings: [] as Error[],
+    exits: [] as Error[],
+    abandoned: [] as RequestId[],
+  };
   const channel = new StdioChannel(
     { command: process.execPath, args: ['-e', script], env: serverEnvironment() },
     { label: 'stdio:test', maxMessageBytes: 1000, graceMs: 500 },
@@ -37,6 +42,7 @@ function open(script = SERVER) {
       warning: (error) => seen.warnings.push(error),
       stderr: () => {},
       exited: (error) => seen.exits.push(error),
+      abandoned: (id) => seen.abandoned.push(id),
     },
   );
   channels.push(channel);
@@ -96,7 +102,7 @@ test('restarts are bounded: a server that dies before answering anything is give
   expect(channel.generation).toBe(MAX_RESTARTS);
 });
 
-test('an aborted request rejects with the reason; its late answer raises no warning', async () => {
+test('an aborted request rejects with the reason and is reported abandoned; its late answer raises no warning', async () => {
   const { channel, seen } = open(`
     const rl = require('node:readline').createInterface({ input: process.stdin });
     rl.on('line', (line) => {
@@ -104,12 +110,16 @@ test('an aborted request rejects with the reason; its late answer raises no warn
       setTimeout(() => process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: m.id, result: {} }) + '\\n'), 100);
     });
   `);
+  // The process runs already: the request is on the pipe when it is given up on.
+  await channel.request(call(0, 'slow'), forever());
   const controller = new AbortController();
   const pending = channel.request(call(1, 'slow'), controller.signal);
   controller.abort(new Error('changed my mind'));
   await expect(pending).rejects.toThrow('changed my mind');
+  expect(seen.abandoned).toEqual([1]);
   await channel.request(call(2, 'slow'), forever());
   expect(seen.warnings).toEqual([]);
+  expect(seen.abandoned).toEqual([1]);
 });
 
 test('an answer over the limit fails its own request and no other', async () => {

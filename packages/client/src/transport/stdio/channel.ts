@@ -29,6 +29,8 @@ export interface ChannelEvents {
   stderr(line: string): void;
   /** The process exited while the client still needed it; the next request starts a new one. */
   exited(error: ServerExitedError): void;
+  /** A request's caller stopped waiting (its end came first): the server may still work on it. */
+  abandoned(id: RequestId, reason: Error | undefined): void;
 }
 
 /** How many times in a row the process may exit before answering anything, before giving up. */
@@ -37,6 +39,8 @@ export const MAX_RESTARTS = 3;
 interface Pending {
   resolve(response: JsonRpcResponse): void;
   reject(error: Error): void;
+  /** What the server says about the request before it answers (its progress). */
+  onMessage: ((incoming: Incoming) => void) | undefined;
 }
 
 export class StdioChannel {
@@ -78,15 +82,26 @@ export class StdioChannel {
    * ends first (the caller tells the server), ServerExitedError when the process exits first,
    * ResponseTooLargeError when the answer is over the limit.
    */
-  request(message: JsonRpcRequest, end: CallEnd): Promise<JsonRpcResponse> {
+  request(
+    message: JsonRpcRequest,
+    end: CallEnd,
+    onMessage?: (incoming: Incoming) => void,
+  ): Promise<JsonRpcResponse> {
     if (end.aborted) return Promise.reject(end.reason);
     const process = this.#process;
     // Nearly always a process runs: no await, and no async frame, on the way of a call.
     if (!process?.alive) {
       const signal = end instanceof AbortSignal ? end : end.signal;
-      return this.#running(signal).then((started) => this.#exchange(started, message, end));
+      return this.#running(signal).then((started) =>
+        this.#exchange(started, message, end, onMessage),
+      );
     }
-    return this.#exchange(process, message, end);
+    return this.#exchange(process, message, end, onMessage);
+  }
+
+  /** Who listens to what the server says about request `id` before answering it, if anyone. */
+  listenerOf(id: RequestId): ((incoming: Incoming) => void) | undefined {
+    return this.#pending.get(id)?.onMessage;
   }
 
   /** One promise per request, settled by its response, the process's exit, or the abort. */
@@ -94,6 +109,7 @@ export class StdioChannel {
     process: ServerProcess,
     message: JsonRpcRequest,
     end: CallEnd,
+    onMessage: ((incoming: Incoming) => void) | undefined,
   ): Promise<JsonRpcResponse> {
     const id = message.id;
     const pending = this.#pending;
@@ -104,8 +120,10 @@ export class StdioChannel {
         this.#abandoned.add(id);
         offEnd(end, onAbort);
         reject(end.reason);
+        this.#events.abandoned(id, end.reason);
       };
       const settle: Pending = {
+        onMessage,
         resolve(response) {
           offEnd(end, onAbort);
           resolve(response);
