@@ -63,6 +63,11 @@ export class StatelessDialect implements Dialect {
   readonly #subscribed = new Set<string>();
   #version: string;
   #logLevel: string | undefined;
+  /**
+   * The `_meta` of a request that adds nothing of its own, made once for the version and log
+   * level in force (nearly every request): frozen, as every such request carries it.
+   */
+  #plainMeta: JsonObject | undefined;
   #subscription: Listening | undefined;
   #closed = false;
   #nextId = 0;
@@ -108,6 +113,7 @@ export class StatelessDialect implements Dialect {
       const next = commonVersion(response.error.data, this.#config.versions);
       if (next) {
         this.#version = next;
+        this.#plainMeta = undefined;
         response = await this.#exchange(operation, context);
       }
       if (refusesVersion(response)) {
@@ -181,6 +187,7 @@ export class StatelessDialect implements Dialect {
       // The level travels in each request's _meta instead.
       case 'logging/setLevel':
         this.#logLevel = String(operation.params?.['level']);
+        this.#plainMeta = undefined;
         return undefined;
       case 'resources/subscribe':
       case 'resources/unsubscribe':
@@ -227,12 +234,10 @@ export class StatelessDialect implements Dialect {
   #exchange(operation: Operation, context: SendContext): Promise<JsonRpcResponse> {
     const id = this.#nextId++;
     const own = operation.params?.['_meta'];
-    const meta: JsonObject = isObject(own) ? { ...own } : {};
-    meta[META.version] = this.#version;
-    meta[META.clientInfo] = this.#config.clientInfo;
-    meta[META.capabilities] = this.#config.capabilities;
-    if (this.#logLevel) meta[META.logLevel] = this.#logLevel;
-    if (context.onProgress) meta['progressToken'] = id;
+    const meta =
+      isObject(own) || context.onProgress
+        ? this.#metaWith(isObject(own) ? own : {}, context.onProgress ? id : undefined)
+        : (this.#plainMeta ??= Object.freeze(this.#metaWith({}, undefined)));
     const message = request(id, operation.method, { ...operation.params, _meta: meta });
     return this.#channel.request(message, {
       deadline: context.deadline,
@@ -247,6 +252,17 @@ export class StatelessDialect implements Dialect {
           this.#onNotification(incoming.message, id, context.onProgress);
       },
     });
+  }
+
+  /** The `_meta` this revision asks of every request, after the request's own. */
+  #metaWith(own: JsonObject, progressToken: RequestId | undefined): JsonObject {
+    const meta: JsonObject = { ...own };
+    meta[META.version] = this.#version;
+    meta[META.clientInfo] = this.#config.clientInfo;
+    meta[META.capabilities] = this.#config.capabilities;
+    if (this.#logLevel) meta[META.logLevel] = this.#logLevel;
+    if (progressToken !== undefined) meta['progressToken'] = progressToken;
+    return meta;
   }
 
   /**
