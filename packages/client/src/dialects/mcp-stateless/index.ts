@@ -234,10 +234,13 @@ export class StatelessDialect implements Dialect {
   #exchange(operation: Operation, context: SendContext): Promise<JsonRpcResponse> {
     const id = this.#nextId++;
     const own = operation.params?.['_meta'];
-    const meta =
-      isObject(own) || context.onProgress
-        ? this.#metaWith(isObject(own) ? own : {}, context.onProgress ? id : undefined)
-        : (this.#plainMeta ??= Object.freeze(this.#metaWith({}, undefined)));
+    let meta: JsonObject;
+    if (isObject(own) || context.onProgress) {
+      meta = this.#metaWith(isObject(own) ? own : {}, context.onProgress ? id : undefined);
+    } else {
+      this.#plainMeta ??= Object.freeze(this.#metaWith({}, undefined));
+      meta = this.#plainMeta;
+    }
     const message = request(id, operation.method, { ...operation.params, _meta: meta });
     return this.#channel.request(message, {
       deadline: context.deadline,
