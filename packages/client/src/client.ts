@@ -14,7 +14,7 @@ import {
   type CallSupport,
   runCall,
 } from './call.ts';
-import { callDeadline } from './call-deadline.ts';
+import { callDeadline, checkLimits } from './call-deadline.ts';
 import { type Deadline, raceAbort } from './deadline.ts';
 import type { Dialect, Operation, Progress } from './dialects/dialect.ts';
 import {
@@ -225,6 +225,7 @@ export class McpClient implements AsyncDisposable {
    * list changed, or for the time a modern server allows.
    */
   async listTools(options: ListToolsOptions = {}): Promise<Tool[]> {
+    checkLimits(options);
     const tools = await this.#cache.get(
       'tools/list',
       async () => {
@@ -260,6 +261,16 @@ export class McpClient implements AsyncDisposable {
     options: CallToolOptions = {},
   ): Promise<CallToolResult> {
     try {
+      if (typeof name !== 'string' || name === '') {
+        throw usageError(
+          `expected a tool name, got ${name === '' ? 'an empty string' : typeof name}`,
+        );
+      }
+      if (typeof args !== 'object' || args === null || Array.isArray(args)) {
+        throw usageError(
+          `expected the arguments of "${name}" as an object, got ${args === null ? 'null' : Array.isArray(args) ? 'an array' : typeof args}`,
+        );
+      }
       // The listing already in hand, nearly always: the call starts without a turn of the loop.
       const known = toolIn(this.#cache.peekLoaded<Tool[]>('tools/list'), name);
       if (known) return this.#callTool(name, args, options, known);
@@ -349,7 +360,8 @@ export class McpClient implements AsyncDisposable {
     );
   }
 
-  readResource(uri: string, options: ListOptions = {}): Promise<ReadResourceResult> {
+  async readResource(uri: string, options: ListOptions = {}): Promise<ReadResourceResult> {
+    checkLimits(options);
     return this.#cache.get(
       readKey(uri),
       async () => {
@@ -475,7 +487,8 @@ export class McpClient implements AsyncDisposable {
     return (await this.listTools({ ...options, refresh: true })).find((tool) => tool.name === name);
   }
 
-  #cachedList<T>(method: string, key: string, options: ListOptions): Promise<T[]> {
+  async #cachedList<T>(method: string, key: string, options: ListOptions): Promise<T[]> {
+    checkLimits(options);
     return this.#cache.get(method, () => this.#listAll<T>(method, key, options), options.refresh);
   }
 
@@ -623,6 +636,7 @@ export class McpClient implements AsyncDisposable {
       );
     }
     const { onProgress, onPartial, onStatus } = options;
+    checkCallbacks(options);
     const context: CallContext = { deadline, onStatus };
     if (onProgress) {
       context.onProgress = (report: Progress) => {
@@ -745,6 +759,18 @@ function finished(raw: JsonObject, tool: Tool | undefined, context: ErrorContext
   } catch (error) {
     // The server has run the call: whatever failed here says so.
     throw settle(typedError(error, context), { mayHaveRun: true, idempotent: false });
+  }
+}
+
+const CALLBACKS = ['onProgress', 'onPartial', 'onStatus'] as const;
+
+/** A callback that is not a function would fail only when the server first reports: now, instead. */
+function checkCallbacks(options: CallToolOptions): void {
+  for (const key of CALLBACKS) {
+    const callback = options[key];
+    if (callback !== undefined && typeof callback !== 'function') {
+      throw usageError(`expected \`${key}\` to be a function, got ${typeof callback}`);
+    }
   }
 }
 
