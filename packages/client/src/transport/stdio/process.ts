@@ -58,6 +58,8 @@ export interface ProcessEvents {
 
 /** After the process exits, how long its output may still be arriving. */
 const OUTPUT_AFTER_EXIT_MS = 250;
+/** How much of a turn's writing is held for one write (a few requests), well under the pipe's. */
+const BATCH_CHARS = 1024;
 /** How often a process group is looked at while it is given time to end. */
 const POLL_MS = 25;
 
@@ -183,8 +185,9 @@ export class ServerProcess {
       process.nextTick(flush, this);
     } else {
       this.#batch += line;
-      // More than the pipe takes at once is sent now, so the next write sees its backpressure.
-      if (this.#batch.length >= stdin.writableHighWaterMark) this.flush();
+      // A few requests' worth is sent at once too: the server starts on them sooner, and the
+      // next write sees the pipe's backpressure.
+      if (this.#batch.length >= BATCH_CHARS) this.flush();
     }
     return true;
   }
