@@ -120,7 +120,9 @@ describe('abandoning a call', () => {
   ])('at %s, aborting tells the server with notifications/cancelled', async (_, flags) => {
     const { client, stderr } = clientFor(referenceStdio(...flags));
     await using _client = client;
-    await client.connect();
+    // Listed first, so the call goes out at once: on a loaded machine the 100 ms could
+    // otherwise end during the listing the call makes for itself, and cancel that instead.
+    await client.listTools();
     const controller = new AbortController();
     const call = client.callTool('slow', { ms: 60_000 }, { signal: controller.signal });
     setTimeout(() => controller.abort(new Error('user gave up')), 100);
