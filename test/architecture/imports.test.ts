@@ -124,6 +124,7 @@ const LAYERS: Record<string, number> = {
   'wire-codes.ts': 0,
   'telemetry/': 0,
   'deadline.ts': 0,
+  'roster.ts': 0,
   'outcome.ts': 0,
   'jsonrpc.ts': 0,
   'types.ts': 0,

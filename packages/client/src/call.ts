@@ -85,13 +85,13 @@ function sendCall(
   context: CallContext,
   support: CallSupport,
 ): Promise<CallResult> {
-  return dialect
-    .send(operation, context)
-    .then((first) =>
-      first.kind === 'complete'
-        ? { result: first.result, afterInput: false }
-        : laterRounds(dialect, operation, first, context, support),
-    );
+  const then = (first: Outcome): CallResult | Promise<CallResult> =>
+    first.kind === 'complete'
+      ? { result: first.result, afterInput: false }
+      : laterRounds(dialect, operation, first, context, support);
+  return dialect.sendThen
+    ? dialect.sendThen(operation, context, then)
+    : dialect.send(operation, context).then(then);
 }
 
 /** The call was not answered at once: the rounds of input, then the wait for deferred work. */

@@ -40,6 +40,7 @@ import {
 } from './options.ts';
 import type { CallStatus } from './redeem.ts';
 import { checkStructuredContent, toCallToolResult } from './results.ts';
+import { Roster } from './roster.ts';
 import { undeclared } from './server-capabilities.ts';
 import { dropStale, readKey } from './stale-results.ts';
 import { loadObserver } from './telemetry/load.ts';
@@ -133,7 +134,7 @@ export class McpClient implements AsyncDisposable {
   readonly #wire: Dispatcher | undefined;
   readonly #ownsDispatcher: boolean;
   readonly #events = new EventHub();
-  readonly #calls = new Set<Deadline>();
+  readonly #calls = new Roster<'callSlot', Deadline>('callSlot');
   #dialect: Dialect | undefined;
   #connecting: Promise<Dialect> | undefined;
   readonly #cache = new ResultCache();
@@ -289,33 +290,33 @@ export class McpClient implements AsyncDisposable {
     options: CallToolOptions,
     known: Tool | undefined,
   ): Promise<CallToolResult> {
-    const context = { url: this.url, method: 'tools/call', tool: name };
     const params = options.meta
       ? { name, arguments: args, _meta: { ...options.meta } }
       : { name, arguments: args };
+    // The answer is read in the request's own last step: no promise of its own.
+    return this.#request(
+      toolCall(name, params, known, options),
+      options,
+      undefined,
+      (answer, where) => finished(answer.result, known, where),
+      (error, where) => this.#recover(error, name, params, known, options, where),
+    );
+  }
+
+  /** What a cached listing got wrong (a changed or dropped tool) is looked up again. */
+  #recover(
+    error: Error,
+    name: string,
+    params: JsonObject,
+    known: Tool | undefined,
+    options: CallToolOptions,
+    where: ErrorContext,
+  ): Promise<CallToolResult> {
     const call = (definition: Tool | undefined) =>
-      this.#request(
-        {
-          operation: {
-            method: 'tools/call',
-            params,
-            idempotent: definition?.annotations?.idempotentHint === true,
-            tool: name,
-            definition,
-            task: options.task,
-          },
-        },
-        options,
-      );
-    return call(known).then(
-      (answer) => finished(answer.result, known, context),
-      (error: unknown) => {
-        // What a cached listing got wrong (a changed or dropped tool): looked up again.
-        const list = (refresh: boolean) => this.listTools({ ...options, refresh });
-        return recoverCall(error, name, known, { call, list }, context).then(({ answer, tool }) =>
-          finished(answer.result, tool, context),
-        );
-      },
+      this.#request(toolCall(name, params, definition, options), options);
+    const list = (refresh: boolean) => this.listTools({ ...options, refresh });
+    return recoverCall(error, name, known, { call, list }, where).then(({ answer, tool }) =>
+      finished(answer.result, tool, where),
     );
   }
 
@@ -472,7 +473,8 @@ export class McpClient implements AsyncDisposable {
   }
 
   async #shutdown(): Promise<void> {
-    for (const deadline of this.#calls) deadline.abort(new ClientClosedError({ url: this.url }));
+    for (const deadline of this.#calls.snapshot())
+      deadline.abort(new ClientClosedError({ url: this.url }));
     const dialect = this.#dialect ?? (await this.#connecting?.catch(() => undefined));
     await dialect?.close();
     if (this.#ownsDispatcher) await this.#dispatcher?.destroy();
@@ -565,7 +567,22 @@ export class McpClient implements AsyncDisposable {
     start: CallStart | Operation,
     options: CallToolOptions,
     shared?: Deadline,
-  ): Promise<CallResult> {
+  ): Promise<CallResult>;
+  /** `done` reads the answer and `failed` may recover from the error, in the request's last step. */
+  #request<T>(
+    start: CallStart | Operation,
+    options: CallToolOptions,
+    shared: Deadline | undefined,
+    done: (answer: CallResult, where: ErrorContext) => T,
+    failed: (error: Error, where: ErrorContext) => Promise<T>,
+  ): Promise<T>;
+  #request(
+    start: CallStart | Operation,
+    options: CallToolOptions,
+    shared?: Deadline,
+    done?: (answer: CallResult, where: ErrorContext) => unknown,
+    failed?: (error: Error, where: ErrorContext) => Promise<unknown>,
+  ): Promise<unknown> {
     const call: CallStart = 'method' in start ? { operation: start } : start;
     // Where the call is, for its deadline and its errors: one object per call.
     const where: ErrorContext =
@@ -576,7 +593,7 @@ export class McpClient implements AsyncDisposable {
     // The first operation learns where spans go; every later one knows it at once.
     const observer = this.#observer;
     if (observer === undefined)
-      return this.#observe().then(() => this.#request(start, options, shared));
+      return this.#observe().then(() => this.#request(start, options, shared, done!, failed!));
     const own = shared ? undefined : callDeadline(options, this.#options, where);
     const deadline = (shared ?? own)!;
     const span = observer && !observer.quiet?.() ? this.#operationSpan(observer, call) : NO_SPAN;
@@ -595,11 +612,11 @@ export class McpClient implements AsyncDisposable {
     }
     // Callbacks, not an async frame: on a fast server the frame cost more than the rest.
     return running.then(
-      (done) => {
-        span.end({ toolError: done.result['isError'] === true });
+      (answer) => {
+        span.end({ toolError: answer.result['isError'] === true });
         this.#calls.delete(deadline);
         own?.[Symbol.dispose]();
-        return done;
+        return done ? done(answer, where) : answer;
       },
       (error: unknown) => {
         const typed = settle(typedError(error, where), {
@@ -610,6 +627,7 @@ export class McpClient implements AsyncDisposable {
         deadline.abort(asError(typed));
         this.#calls.delete(deadline);
         own?.[Symbol.dispose]();
+        if (failed) return failed(asError(typed), where);
         throw typed;
       },
     );
@@ -744,6 +762,23 @@ export class McpClient implements AsyncDisposable {
  */
 export function createMcpClient(server: ServerTarget, options?: ClientOptions): McpClient {
   return new McpClient(server, options);
+}
+
+/** The operation that calls tool `name`, as its definition (if known) describes it. */
+function toolCall(
+  name: string,
+  params: JsonObject,
+  definition: Tool | undefined,
+  options: CallToolOptions,
+): Operation {
+  return {
+    method: 'tools/call',
+    params,
+    idempotent: definition?.annotations?.idempotentHint === true,
+    tool: name,
+    definition,
+    task: options.task,
+  };
 }
 
 /**

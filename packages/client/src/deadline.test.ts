@@ -155,9 +155,9 @@ describe('Deadline of a second or more (the shared ticker)', () => {
   it('tells what listens to it, once, when it ends', () => {
     const d = deadline({ timeoutMs: 60_000, maxTimeoutMs: 60_000 });
     const heard: string[] = [];
-    const first = () => heard.push('first');
-    const second = () => heard.push('second');
-    const gone = () => heard.push('gone');
+    const first = { handleEvent: () => heard.push('first') };
+    const second = { handleEvent: () => heard.push('second') };
+    const gone = { handleEvent: () => heard.push('gone') };
     d.onEnd(first);
     d.onEnd(gone);
     d.onEnd(second);

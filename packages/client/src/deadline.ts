@@ -7,6 +7,7 @@
  */
 import { EventEmitter } from 'node:events';
 import { AbortedError, type ErrorContext, TimeoutError } from './errors.ts';
+import { Roster } from './roster.ts';
 
 export interface DeadlineOptions {
   timeoutMs: number;
@@ -35,17 +36,25 @@ export function wireSignal(signal: AbortSignal): AbortSignal | EventEmitter {
   return (signal as OwnedSignal)[OWNER]?.wire ?? signal;
 }
 
-/** Calls `onAbort` once `end` aborts; `offEnd` takes it back. */
-export function onEnd(end: CallEnd, onAbort: () => void): void {
-  const deadline = end instanceof Deadline ? end : (end as OwnedSignal)[OWNER];
-  if (deadline) deadline.onEnd(onAbort);
-  else (end as AbortSignal).addEventListener('abort', onAbort, { once: true });
+/**
+ * Who listens for a call's end: an object, as a DOM event listener may be, so that what waits on
+ * the wire (one object per request already) needs no closure to listen.
+ */
+export interface EndListener {
+  handleEvent(): void;
 }
 
-export function offEnd(end: CallEnd, onAbort: () => void): void {
+/** Calls `listener.handleEvent()` once `end` aborts; `offEnd` takes it back. */
+export function onEnd(end: CallEnd, listener: EndListener): void {
   const deadline = end instanceof Deadline ? end : (end as OwnedSignal)[OWNER];
-  if (deadline) deadline.offEnd(onAbort);
-  else (end as AbortSignal).removeEventListener('abort', onAbort);
+  if (deadline) deadline.onEnd(listener);
+  else (end as AbortSignal).addEventListener('abort', listener, { once: true });
+}
+
+export function offEnd(end: CallEnd, listener: EndListener): void {
+  const deadline = end instanceof Deadline ? end : (end as OwnedSignal)[OWNER];
+  if (deadline) deadline.offEnd(listener);
+  else (end as AbortSignal).removeEventListener('abort', listener);
 }
 
 /**
@@ -56,7 +65,7 @@ export function offEnd(end: CallEnd, onAbort: () => void): void {
  */
 const COARSE_FROM_MS = 1_000;
 const TICK_MS = 250;
-const watched = new Set<Deadline>();
+const watched = new Roster<'tickerSlot', Deadline>('tickerSlot');
 /** The ticker, and the clock it was made by, to clear it with the same. */
 let ticker:
   | { timer: NodeJS.Timeout; madeBy: typeof setInterval; clear: typeof clearInterval }
@@ -87,7 +96,8 @@ function tick(): void {
     return;
   }
   const now = performance.now();
-  for (const deadline of watched) if (deadline.expiresAt <= now) deadline.expire();
+  const due = watched.filter((deadline) => deadline.expiresAt <= now);
+  for (const deadline of due) deadline.expire();
 }
 
 function stopTicker(): void {
@@ -112,19 +122,23 @@ export class Deadline implements Disposable {
   mayHaveRun = false;
   /** When the deadline passes, on `performance.now()`'s clock. */
   expiresAt = 0;
+  /** Its places in the ticker's roster and its client's (see roster.ts). */
+  tickerSlot = -1;
+  callSlot = -1;
   #controller: AbortController | undefined;
   #wire: EventEmitter | undefined;
   /** Who listens for the end: nearly always one request, so one slot before a set. */
-  #listener: (() => void) | undefined;
-  #listeners: Set<() => void> | undefined;
+  #listener: EndListener | undefined;
+  #listeners: Set<EndListener> | undefined;
   #reason: Error | undefined;
   readonly #options: DeadlineOptions;
-  readonly #started = performance.now();
+  readonly #started: number;
   #timer: NodeJS.Timeout | undefined;
   #onCallerAbort: (() => void) | undefined;
 
   constructor(options: DeadlineOptions) {
     this.#options = options;
+    this.#started = performance.now();
     const caller = options.signal;
     if (caller?.aborted) {
       this.abort(new AbortedError({ ...options.context, cause: caller.reason }));
@@ -135,7 +149,7 @@ export class Deadline implements Disposable {
         this.abort(new AbortedError({ ...options.context, cause: caller.reason }));
       caller.addEventListener('abort', this.#onCallerAbort, { once: true });
     }
-    this.#arm(Math.min(options.timeoutMs, options.maxTimeoutMs));
+    this.#arm(Math.min(options.timeoutMs, options.maxTimeoutMs), this.#started);
   }
 
   /** Whether the call has ended (timed out, aborted by its caller, or by the client). */
@@ -165,7 +179,7 @@ export class Deadline implements Disposable {
   }
 
   /** Calls `listener` once, when the call ends; `offEnd` takes it back. */
-  onEnd(listener: () => void): void {
+  onEnd(listener: EndListener): void {
     if (this.#listener === undefined) {
       this.#listener = listener;
       return;
@@ -174,7 +188,7 @@ export class Deadline implements Disposable {
     this.#listeners.add(listener);
   }
 
-  offEnd(listener: () => void): void {
+  offEnd(listener: EndListener): void {
     if (this.#listener === listener) this.#listener = undefined;
     else this.#listeners?.delete(listener);
   }
@@ -196,8 +210,11 @@ export class Deadline implements Disposable {
   /** The call showed signs of life (progress): restart the timeout, within the hard cap. */
   extend(): void {
     if (this.aborted) return;
-    const elapsed = performance.now() - this.#started;
-    this.#arm(Math.min(this.#options.timeoutMs, this.#options.maxTimeoutMs - elapsed));
+    const now = performance.now();
+    this.#arm(
+      Math.min(this.#options.timeoutMs, this.#options.maxTimeoutMs - (now - this.#started)),
+      now,
+    );
   }
 
   /** Ends the call now with `reason` (the client closing, say). */
@@ -211,8 +228,8 @@ export class Deadline implements Disposable {
     const rest = this.#listeners;
     this.#listener = undefined;
     this.#listeners = undefined;
-    first?.();
-    if (rest) for (const listener of rest) listener();
+    first?.handleEvent();
+    if (rest) for (const listener of rest) listener.handleEvent();
   }
 
   /** The time is up. */
@@ -221,9 +238,9 @@ export class Deadline implements Disposable {
     this.abort(new TimeoutError(elapsed, this.#options.context));
   }
 
-  #arm(ms: number): void {
+  #arm(ms: number, now: number): void {
     const wait = Math.max(0, ms);
-    this.expiresAt = performance.now() + wait;
+    this.expiresAt = now + wait;
     if (wait >= COARSE_FROM_MS) {
       if (this.#timer !== undefined) this.#disarm();
       watch(this);

@@ -7,7 +7,13 @@
  * only as the retry policy allows (idempotent, or never seen). Loaded only for stdio clients.
  */
 import { Deadline } from '../deadline.ts';
-import type { Channel, ChannelCall, Listening, SessionOpening } from '../dialects/channel.ts';
+import {
+  asIs,
+  type Channel,
+  type ChannelCall,
+  type Listening,
+  type SessionOpening,
+} from '../dialects/channel.ts';
 import type { DialectEvents } from '../dialects/dialect.ts';
 import { JsonRpcError, ServerExitedError, typedError } from '../errors.ts';
 import {
@@ -18,7 +24,7 @@ import {
   notification,
   type RequestId,
 } from '../jsonrpc.ts';
-import { refusedResponse, withRetry } from '../transport/retry.ts';
+import { refusedResponse, withRetry, withRetryInto } from '../transport/retry.ts';
 import { StdioChannel as Pipe } from '../transport/stdio/channel.ts';
 import type { ServerCommand } from '../transport/stdio/process.ts';
 import type { RetryPolicy } from '../types.ts';
@@ -114,13 +120,30 @@ export class StdioChannel implements Channel {
   };
 
   request(message: JsonRpcRequest, call: ChannelCall): Promise<JsonRpcResponse> {
-    const { deadline } = call;
-    return withRetry(() => this.#once(message, call), this.#config.retry, {
+    return this.requestThen(message, call, asIs);
+  }
+
+  requestThen<T>(
+    message: JsonRpcRequest,
+    call: ChannelCall,
+    then: (response: JsonRpcResponse) => T | Promise<T>,
+  ): Promise<T> {
+    const retry = {
       // A probe's answer may be that the server exits: it is not sent again.
       idempotent: call.idempotent && !call.probe,
-      deadline,
+      deadline: call.deadline,
       refused: refusedResponse,
-    });
+    };
+    const again = () => this.#once(message, call);
+    // Nothing to wait for on the way of nearly every call: a process runs, its session is open.
+    if (!this.#ready(call)) return withRetry(again, this.#config.retry, retry).then(then);
+    return withRetryInto(
+      (settler) => this.#pipe.exchange(message, call.deadline, call.onMessage, settler),
+      again,
+      this.#config.retry,
+      retry,
+      then,
+    );
   }
 
   send(message: JsonRpcMessage, signal: AbortSignal): Promise<void> {
@@ -146,14 +169,19 @@ export class StdioChannel implements Channel {
   }
 
   #once(message: JsonRpcRequest, call: ChannelCall): Promise<JsonRpcResponse> {
-    // Nothing to wait for on the way of nearly every call: a process runs, its session is open.
+    if (this.#ready(call)) return this.#pipe.request(message, call.deadline, call.onMessage);
+    return this.openSession(call.deadline).then(() =>
+      this.#pipe.request(message, call.deadline, call.onMessage),
+    );
+  }
+
+  /** Whether the request can go at once: a process runs and, for the legacy era, has a session. */
+  #ready(call: ChannelCall): boolean {
     const running = this.#pipe.running;
-    if (!call.handshake && (running === undefined || (this.#open && running !== this.#openedFor))) {
-      return this.openSession(call.deadline).then(() =>
-        this.#pipe.request(message, call.deadline, call.onMessage),
-      );
-    }
-    return this.#pipe.request(message, call.deadline, call.onMessage);
+    return (
+      call.handshake === true ||
+      (running !== undefined && (this.#open === undefined || running === this.#openedFor))
+    );
   }
 
   /** The binding's cancellation: there is no stream to close, so the server is told. */

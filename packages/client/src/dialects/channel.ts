@@ -8,6 +8,11 @@ import type { Incoming, JsonRpcMessage, JsonRpcRequest, JsonRpcResponse } from '
 import type { DialectEvents } from './dialect.ts';
 import type { Waiter } from './router.ts';
 
+/** What reads an answer wanted as it is (see `requestThen`). */
+export function asIs<T>(value: T): T {
+  return value;
+}
+
 export interface ChannelCall {
   deadline: Deadline;
   /** May be sent again after the server may have seen it. */
@@ -46,6 +51,15 @@ export interface Channel {
    * binding's way (HTTP: the response stream is closed; stdio: `notifications/cancelled`).
    */
   request(message: JsonRpcRequest, call: ChannelCall): Promise<JsonRpcResponse>;
+  /**
+   * `request(...).then(then)` in one step: the answer is read where the binding settles it, with
+   * no promise of its own. Only the bindings that gain from it have it (stdio).
+   */
+  requestThen?<T>(
+    message: JsonRpcRequest,
+    call: ChannelCall,
+    then: (response: JsonRpcResponse) => T | Promise<T>,
+  ): Promise<T>;
   /** Sends a notification. */
   send(message: JsonRpcMessage, signal: AbortSignal): Promise<void>;
   /**

@@ -65,6 +65,15 @@ export interface Dialect {
   readonly server: ServerDescription;
   send(operation: Operation, context: SendContext): Promise<Outcome>;
   /**
+   * `send(...).then(then)` in one step, for a dialect whose channel can read an answer where it
+   * settles it (stdio): a call crosses the layers on one promise instead of one per layer.
+   */
+  sendThen?<T>(
+    operation: Operation,
+    context: SendContext,
+    then: (outcome: Outcome) => T | Promise<T>,
+  ): Promise<T>;
+  /**
    * What to send for an operation in this dialect's era: the operation itself, another one (a
    * modern server has no `ping`), or `undefined` when the dialect handles it without a request
    * (a modern log level travels in each request's `_meta`).

@@ -80,27 +80,106 @@ export function withRetry<T>(
   policy: RetryPolicy,
   options: RetryOptions<T>,
 ): Promise<T> {
-  const { deadline, refused } = options;
+  const { deadline } = options;
   if (deadline.aborted) return Promise.reject(deadline.reason);
-  // The first attempt is `track` written out on two callbacks: no async frame per call.
-  const before = deadline.mayHaveRun;
-  deadline.mayHaveRun = true;
-  let first: Promise<T>;
+  const first = new FirstAttempt(attempt, policy, options);
+  let sent: Promise<T>;
   try {
-    first = attempt();
+    sent = attempt();
   } catch (error) {
-    first = Promise.reject(error);
+    sent = Promise.reject(error);
   }
-  return first.then(
-    (result) => {
-      if (refused?.(result)) deadline.mayHaveRun = before;
-      return deadline.aborted ? afterFirst(deadline.reason, attempt, policy, options) : result;
-    },
-    (error: unknown) => {
-      if (!mayHaveActed(error)) deadline.mayHaveRun = before;
-      return afterFirst(error, attempt, policy, options);
-    },
+  return sent.then(
+    (result) => first.succeeded(result),
+    (error: unknown) => first.failed(error),
   );
+}
+
+/**
+ * `withRetry(...).then(then)` for a transport that reports its first attempt to a settler instead
+ * of a promise of its own (the stdio pipe): the answer is read where the transport settles it, so
+ * the call has one promise rather than one per layer. `attempt` sends again, if the policy allows.
+ */
+export function withRetryInto<T, U>(
+  send: (settler: { resolve(result: T): void; reject(error: Error): void }) => void,
+  attempt: () => Promise<T>,
+  policy: RetryPolicy,
+  options: RetryOptions<T>,
+  then: (result: T) => U | Promise<U>,
+): Promise<U> {
+  const { deadline } = options;
+  if (deadline.aborted) return Promise.reject(deadline.reason);
+  return new Promise((resolve, reject) => {
+    send(new SettledAttempt(attempt, policy, options, then, resolve, reject));
+  });
+}
+
+/**
+ * The first attempt's bookkeeping: counted as reaching the server before it starts, taken back
+ * when the answer proves otherwise (as `track` does for later ones), and a failure handed on.
+ */
+class FirstAttempt<T> {
+  readonly #attempt: () => Promise<T>;
+  readonly #policy: RetryPolicy;
+  readonly #options: RetryOptions<T>;
+  readonly #before: boolean;
+
+  constructor(attempt: () => Promise<T>, policy: RetryPolicy, options: RetryOptions<T>) {
+    this.#attempt = attempt;
+    this.#policy = policy;
+    this.#options = options;
+    this.#before = options.deadline.mayHaveRun;
+    options.deadline.mayHaveRun = true;
+  }
+
+  succeeded(result: T): T | Promise<T> {
+    const { deadline, refused } = this.#options;
+    if (refused?.(result)) deadline.mayHaveRun = this.#before;
+    return deadline.aborted ? this.#next(deadline.reason) : result;
+  }
+
+  failed(error: unknown): Promise<T> {
+    if (!mayHaveActed(error)) this.#options.deadline.mayHaveRun = this.#before;
+    return this.#next(error);
+  }
+
+  #next(error: unknown): Promise<T> {
+    return afterFirst(error, this.#attempt, this.#policy, this.#options);
+  }
+}
+
+/** A first attempt that settles the call's one promise itself, its answer read by `then`. */
+class SettledAttempt<T, U> extends FirstAttempt<T> {
+  readonly #then: (result: T) => U | Promise<U>;
+  readonly #resolve: (result: U | Promise<U>) => void;
+  readonly #reject: (error: unknown) => void;
+
+  constructor(
+    attempt: () => Promise<T>,
+    policy: RetryPolicy,
+    options: RetryOptions<T>,
+    then: (result: T) => U | Promise<U>,
+    resolve: (result: U | Promise<U>) => void,
+    reject: (error: unknown) => void,
+  ) {
+    super(attempt, policy, options);
+    this.#then = then;
+    this.#resolve = resolve;
+    this.#reject = reject;
+  }
+
+  resolve(result: T): void {
+    try {
+      const value = this.succeeded(result);
+      this.#resolve(value instanceof Promise ? value.then(this.#then) : this.#then(value));
+    } catch (error) {
+      this.#reject(error);
+    }
+  }
+
+  reject(error: Error): void {
+    this.#resolve(this.failed(error).then(this.#then));
+  }
 }
 
 /** The first attempt failed: the error stands, or p-retry takes over with it as attempt one. */

@@ -19,7 +19,7 @@ import {
 import { malformedResult, type Outcome, type PendingHandle, questionsOf } from '../../outcome.ts';
 import type { Tool } from '../../types.ts';
 import { aboutDeferred, fromJsonRpcError, RpcCode } from '../../wire-codes.ts';
-import type { Channel, Listening } from '../channel.ts';
+import { asIs, type Channel, type ChannelCall, type Listening } from '../channel.ts';
 import type {
   Dialect,
   DialectEvents,
@@ -90,11 +90,19 @@ export class StatelessDialect implements Dialect {
   }
 
   send(operation: Operation, context: SendContext): Promise<Outcome> {
-    // A callback, not an async frame: nearly every answer is in the revision it was asked in.
-    return this.#exchange(operation, context).then((response) =>
+    return this.sendThen(operation, context, asIs);
+  }
+
+  sendThen<T>(
+    operation: Operation,
+    context: SendContext,
+    then: (outcome: Outcome) => T | Promise<T>,
+  ): Promise<T> {
+    // Nearly every answer is in the revision it was asked in: read where it arrives.
+    return this.#exchange(operation, context, (response) =>
       refusesVersion(response)
-        ? this.#inAnotherVersion(response, operation, context)
-        : this.#outcome(response, operation),
+        ? this.#inAnotherVersion(response, operation, context).then(then)
+        : then(this.#outcome(response, operation)),
     );
   }
 
@@ -114,7 +122,7 @@ export class StatelessDialect implements Dialect {
       if (next) {
         this.#version = next;
         this.#plainMeta = undefined;
-        response = await this.#exchange(operation, context);
+        response = await this.#exchange(operation, context, asIs);
       }
       if (refusesVersion(response)) {
         const theirs = isObject(response.error.data) ? response.error.data['supported'] : undefined;
@@ -231,7 +239,12 @@ export class StatelessDialect implements Dialect {
     await this.#channel.close();
   }
 
-  #exchange(operation: Operation, context: SendContext): Promise<JsonRpcResponse> {
+  /** Sends the operation in the revision in force; `then` reads the response. */
+  #exchange<T>(
+    operation: Operation,
+    context: SendContext,
+    then: (response: JsonRpcResponse) => T | Promise<T>,
+  ): Promise<T> {
     const id = this.#nextId++;
     const own = operation.params?.['_meta'];
     let meta: JsonObject;
@@ -242,7 +255,7 @@ export class StatelessDialect implements Dialect {
       meta = this.#plainMeta;
     }
     const message = request(id, operation.method, { ...operation.params, _meta: meta });
-    return this.#channel.request(message, {
+    const call: ChannelCall = {
       deadline: context.deadline,
       idempotent: operation.idempotent,
       tool: operation.tool,
@@ -254,7 +267,11 @@ export class StatelessDialect implements Dialect {
         if (incoming.kind === 'notification')
           this.#onNotification(incoming.message, id, context.onProgress);
       },
-    });
+    };
+    const channel = this.#channel;
+    return channel.requestThen
+      ? channel.requestThen(message, call, then)
+      : channel.request(message, call).then(then);
   }
 
   /** The `_meta` this revision asks of every request, after the request's own. */
@@ -304,14 +321,17 @@ export class StatelessDialect implements Dialect {
   }
 
   #outcome(response: JsonRpcResponse, operation: Operation): Outcome {
+    if (!('error' in response)) {
+      const kind = response.result['resultType'];
+      if (kind === undefined || kind === 'complete') {
+        return { kind: 'complete', result: protocolResult(response.result) };
+      }
+    }
     const context = { url: this.#channel.label, method: operation.method, tool: operation.tool };
     if ('error' in response)
       return { kind: 'failure', error: fromJsonRpcError(response.error, context) };
     const result = response.result;
     const kind = result['resultType'];
-    if (kind === undefined || kind === 'complete') {
-      return { kind: 'complete', result: protocolResult(result) };
-    }
     if (kind === 'input_required' && MAY_ASK_FOR_INPUT.has(operation.method)) {
       const questions = questionsOf(result['inputRequests'] ?? {});
       if (typeof questions === 'string') return malformedResult(questions, result, context);

@@ -4,7 +4,7 @@
  * after it exits, a bounded number of times in a row; when it exits, every request waiting on it
  * fails at once with the exit code, signal and last stderr lines.
  */
-import { type CallEnd, offEnd, onEnd } from '../../deadline.ts';
+import { type CallEnd, type EndListener, offEnd, onEnd } from '../../deadline.ts';
 import {
   ClientClosedError,
   MalformedMessageError,
@@ -36,11 +36,51 @@ export interface ChannelEvents {
 /** How many times in a row the process may exit before answering anything, before giving up. */
 export const MAX_RESTARTS = 3;
 
-interface Pending {
+/** Who hears how a request ended: exactly one of the two is called, once. */
+export interface Settler {
   resolve(response: JsonRpcResponse): void;
   reject(error: Error): void;
-  /** What the server says about the request before it answers (its progress). */
-  onMessage: ((incoming: Incoming) => void) | undefined;
+}
+
+/**
+ * A request waiting for its answer: one object that settles its caller, listens for the call's
+ * end, and carries the listener of what the server says about it first (its progress).
+ */
+class Pending implements EndListener {
+  readonly id: RequestId;
+  readonly end: CallEnd;
+  readonly onMessage: ((incoming: Incoming) => void) | undefined;
+  readonly #settler: Settler;
+  readonly #abandon: (pending: Pending) => void;
+
+  constructor(
+    id: RequestId,
+    end: CallEnd,
+    onMessage: ((incoming: Incoming) => void) | undefined,
+    settler: Settler,
+    abandon: (pending: Pending) => void,
+  ) {
+    this.id = id;
+    this.end = end;
+    this.onMessage = onMessage;
+    this.#settler = settler;
+    this.#abandon = abandon;
+  }
+
+  /** The call ended first. */
+  handleEvent(): void {
+    this.#abandon(this);
+  }
+
+  resolve(response: JsonRpcResponse): void {
+    offEnd(this.end, this);
+    this.#settler.resolve(response);
+  }
+
+  reject(error: Error): void {
+    offEnd(this.end, this);
+    this.#settler.reject(error);
+  }
 }
 
 export class StdioChannel {
@@ -87,16 +127,36 @@ export class StdioChannel {
     end: CallEnd,
     onMessage?: (incoming: Incoming) => void,
   ): Promise<JsonRpcResponse> {
-    if (end.aborted) return Promise.reject(end.reason);
+    return new Promise((resolve, reject) => {
+      this.exchange(message, end, onMessage, { resolve, reject });
+    });
+  }
+
+  /**
+   * `request` for a caller that makes the promise itself (a retry's first attempt): the answer,
+   * or the reason there is none, goes to `settler`, never thrown.
+   */
+  exchange(
+    message: JsonRpcRequest,
+    end: CallEnd,
+    onMessage: ((incoming: Incoming) => void) | undefined,
+    settler: Settler,
+  ): void {
+    if (end.aborted) {
+      settler.reject(end.reason!);
+      return;
+    }
     const process = this.#process;
     // Nearly always a process runs: no await, and no async frame, on the way of a call.
-    if (!process?.alive) {
-      const signal = end instanceof AbortSignal ? end : end.signal;
-      return this.#running(signal).then((started) =>
-        this.#exchange(started, message, end, onMessage),
-      );
+    if (process?.alive) {
+      this.#write(process, message, end, onMessage, settler);
+      return;
     }
-    return this.#exchange(process, message, end, onMessage);
+    const signal = end instanceof AbortSignal ? end : end.signal;
+    this.#running(signal).then(
+      (started) => this.#write(started, message, end, onMessage, settler),
+      (error: unknown) => settler.reject(error as Error),
+    );
   }
 
   /** Who listens to what the server says about request `id` before answering it, if anyone. */
@@ -104,50 +164,43 @@ export class StdioChannel {
     return this.#pending.get(id)?.onMessage;
   }
 
-  /** One promise per request, settled by its response, the process's exit, or the abort. */
-  #exchange(
+  /** Writes the request, waiting for its answer, the process's exit, or the call's end. */
+  #write(
     process: ServerProcess,
     message: JsonRpcRequest,
     end: CallEnd,
     onMessage: ((incoming: Incoming) => void) | undefined,
-  ): Promise<JsonRpcResponse> {
-    const id = message.id;
-    const pending = this.#pending;
-    return new Promise<JsonRpcResponse>((resolve, reject) => {
-      const onAbort = () => {
-        if (pending.get(id) !== settle) return;
-        pending.delete(id);
-        this.#abandoned.add(id);
-        offEnd(end, onAbort);
-        reject(end.reason);
-        this.#events.abandoned(id, end.reason);
-      };
-      const settle: Pending = {
-        onMessage,
-        resolve(response) {
-          offEnd(end, onAbort);
-          resolve(response);
-        },
-        reject(error) {
-          offEnd(end, onAbort);
-          reject(error);
-        },
-      };
-      const fail = (error: unknown) => {
-        if (pending.get(id) === settle) pending.delete(id);
-        settle.reject(error as Error);
-      };
-      pending.set(id, settle);
-      onEnd(end, onAbort);
-      try {
-        // A full pipe: wait for room (a dead process or the abort ends the wait).
-        if (!process.write(message)) {
-          process.send(message, end instanceof AbortSignal ? end : end.signal).catch(fail);
-        }
-      } catch (error) {
-        fail(error);
+    settler: Settler,
+  ): void {
+    const pending = new Pending(message.id, end, onMessage, settler, this.#abandon);
+    this.#pending.set(pending.id, pending);
+    onEnd(end, pending);
+    try {
+      // A full pipe: wait for room (a dead process or the abort ends the wait).
+      if (!process.write(message)) {
+        process
+          .send(message, end instanceof AbortSignal ? end : end.signal)
+          .catch((error: unknown) => this.#fail(pending, error as Error));
       }
-    });
+    } catch (error) {
+      this.#fail(pending, error as Error);
+    }
+  }
+
+  /** The call ended before its answer came: its caller stops waiting, the server is told. */
+  readonly #abandon = (pending: Pending): void => {
+    if (this.#pending.get(pending.id) !== pending) return;
+    this.#pending.delete(pending.id);
+    this.#abandoned.add(pending.id);
+    const reason = pending.end.reason;
+    pending.reject(reason!);
+    this.#events.abandoned(pending.id, reason);
+  };
+
+  /** The request could not be written. */
+  #fail(pending: Pending, error: Error): void {
+    if (this.#pending.get(pending.id) === pending) this.#pending.delete(pending.id);
+    pending.reject(error);
   }
 
   /** The generation of the process that runs now, if one does. */
