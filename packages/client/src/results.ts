@@ -10,10 +10,7 @@ import type { CallToolResult, JsonSchema } from './types.ts';
 
 export function toCallToolResult(raw: JsonObject, context: ErrorContext): CallToolResult {
   const content = raw['content'] ?? [];
-  if (
-    !Array.isArray(content) ||
-    !content.every((item) => isObject(item) && typeof item['type'] === 'string')
-  ) {
+  if (!Array.isArray(content) || !content.every(isTypedBlock)) {
     throw new MalformedMessageError('tool result content is not an array of typed blocks', {
       ...context,
       bodyExcerpt: JSON.stringify(raw).slice(0, 200),
@@ -21,6 +18,10 @@ export function toCallToolResult(raw: JsonObject, context: ErrorContext): CallTo
   }
   // Spread first: fields a newer server adds survive; the ones we rely on are normalised.
   return { ...raw, content, isError: raw['isError'] === true } as CallToolResult;
+}
+
+function isTypedBlock(item: unknown): boolean {
+  return isObject(item) && typeof item['type'] === 'string';
 }
 
 /** Throws OutputValidationError when a successful result does not match `outputSchema`. */
