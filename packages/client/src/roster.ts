@@ -1,8 +1,8 @@
 /**
  * What is in flight now (the deadlines the ticker checks, a client's calls), added and removed in
  * constant time without allocating: each item keeps its own index in the list, in the field the
- * roster is named for, -1 when it is in none. A Set does the same job, but with many calls in
- * flight its churn (deletions leave holes it rehashes away) cost a quarter of a microsecond a call.
+ * roster is named for, -1 when it is in none. A Set does the same job, but its churn (deletions
+ * leave holes it rehashes away) cost 65 ns an add and delete against 10 ns here, with 32 in flight.
  */
 export class Roster<K extends string, T extends { [key in K]: number }> {
   readonly #slot: K;
