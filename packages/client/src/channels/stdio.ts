@@ -24,7 +24,7 @@ import {
   notification,
   type RequestId,
 } from '../jsonrpc.ts';
-import { refusedResponse, withRetry, withRetryInto } from '../transport/retry.ts';
+import { RetryInto, refusedResponse, withRetry } from '../transport/retry.ts';
 import { StdioChannel as Pipe } from '../transport/stdio/channel.ts';
 import type { ServerCommand } from '../transport/stdio/process.ts';
 import type { RetryPolicy } from '../types.ts';
@@ -136,14 +136,12 @@ export class StdioChannel implements Channel {
     };
     const again = () => this.#once(message, call);
     // Nothing to wait for on the way of nearly every call: a process runs, its session is open.
-    if (!this.#ready(call)) return withRetry(again, this.#config.retry, retry).then(then);
-    return withRetryInto(
-      (settler) => this.#pipe.exchange(message, call.deadline, call.onMessage, settler),
-      again,
-      this.#config.retry,
-      retry,
-      then,
-    );
+    if (call.deadline.aborted || !this.#ready(call)) {
+      return withRetry(again, this.#config.retry, retry).then(then);
+    }
+    const answer = new RetryInto(again, this.#config.retry, retry, then);
+    this.#pipe.exchange(message, call.deadline, call.onMessage, answer);
+    return answer.promise;
   }
 
   send(message: JsonRpcMessage, signal: AbortSignal): Promise<void> {

@@ -10,7 +10,7 @@ import {
   TransportError,
 } from '../errors.ts';
 import type { RetryPolicy } from '../types.ts';
-import { mayHaveActed, mayResend, withRetry } from './retry.ts';
+import { mayHaveActed, mayResend, RetryInto, withRetry } from './retry.ts';
 
 const policy: RetryPolicy = {
   retries: 3,
@@ -253,6 +253,59 @@ describe('withRetry', () => {
       deadline: d,
       refused: (result) => result === 'refused',
     });
+    expect(d.mayHaveRun).toBe(false);
+  });
+});
+
+describe('RetryInto', () => {
+  const exited = () =>
+    new TransportError('the server exited', { requestSent: false, retryable: true });
+
+  it('reads the answer with `then` as the transport settles it, on the same promise', async () => {
+    const d = deadline();
+    const answer = new RetryInto(attempts(), policy, { idempotent: false, deadline: d }, (text) =>
+      text.toUpperCase(),
+    );
+    expect(d.mayHaveRun).toBe(true);
+    answer.resolve('ok');
+    await expect(answer.promise).resolves.toBe('OK');
+  });
+
+  it('hands a failure to the retry rules: sent again when allowed, the answer read all the same', async () => {
+    const again = attempts();
+    const answer = new RetryInto(
+      again,
+      policy,
+      { idempotent: false, deadline: deadline() },
+      (text) => text.toUpperCase(),
+    );
+    answer.reject(exited());
+    await expect(answer.promise).resolves.toBe('OK');
+    expect(again).toHaveBeenCalledTimes(1);
+  });
+
+  it('never sends again what the server may have seen, and does not read a failure', async () => {
+    const again = attempts();
+    const read = vi.fn((text: string) => text);
+    const answer = new RetryInto(again, policy, { idempotent: false, deadline: deadline() }, read);
+    answer.reject(new TransportError('reset', { requestSent: true, retryable: true }));
+    await expect(answer.promise).rejects.toMatchObject({ message: 'reset' });
+    expect(again).not.toHaveBeenCalled();
+    expect(read).not.toHaveBeenCalled();
+  });
+
+  it('rejects with what `then` throws, and takes the verdict back on a refused answer', async () => {
+    const d = deadline();
+    const answer = new RetryInto(
+      attempts(),
+      policy,
+      { idempotent: false, deadline: d, refused: (text) => text === 'refused' },
+      () => {
+        throw new MalformedMessageError('unreadable');
+      },
+    );
+    answer.resolve('refused');
+    await expect(answer.promise).rejects.toBeInstanceOf(MalformedMessageError);
     expect(d.mayHaveRun).toBe(false);
   });
 });

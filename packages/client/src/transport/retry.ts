@@ -96,25 +96,6 @@ export function withRetry<T>(
 }
 
 /**
- * `withRetry(...).then(then)` for a transport that reports its first attempt to a settler instead
- * of a promise of its own (the stdio pipe): the answer is read where the transport settles it, so
- * the call has one promise rather than one per layer. `attempt` sends again, if the policy allows.
- */
-export function withRetryInto<T, U>(
-  send: (settler: { resolve(result: T): void; reject(error: Error): void }) => void,
-  attempt: () => Promise<T>,
-  policy: RetryPolicy,
-  options: RetryOptions<T>,
-  then: (result: T) => U | Promise<U>,
-): Promise<U> {
-  const { deadline } = options;
-  if (deadline.aborted) return Promise.reject(deadline.reason);
-  return new Promise((resolve, reject) => {
-    send(new SettledAttempt(attempt, policy, options, then, resolve, reject));
-  });
-}
-
-/**
  * The first attempt's bookkeeping: counted as reaching the server before it starts, taken back
  * when the answer proves otherwise (as `track` does for later ones), and a failure handed on.
  */
@@ -148,24 +129,31 @@ class FirstAttempt<T> {
   }
 }
 
-/** A first attempt that settles the call's one promise itself, its answer read by `then`. */
-class SettledAttempt<T, U> extends FirstAttempt<T> {
+/**
+ * `withRetry(...).then(then)` for a transport that reports its first attempt to a settler instead
+ * of a promise of its own (the stdio pipe): the transport settles this object, which reads the
+ * answer with `then` there and then, so the call has one promise rather than one per layer.
+ * A failure goes to `withRetry`'s rules; `attempt` sends again, if they allow. The call's
+ * deadline must not have ended yet.
+ */
+export class RetryInto<T, U> extends FirstAttempt<T> {
+  readonly promise: Promise<U>;
   readonly #then: (result: T) => U | Promise<U>;
-  readonly #resolve: (result: U | Promise<U>) => void;
-  readonly #reject: (error: unknown) => void;
+  #resolve!: (result: U | Promise<U>) => void;
+  #reject!: (error: unknown) => void;
 
   constructor(
     attempt: () => Promise<T>,
     policy: RetryPolicy,
     options: RetryOptions<T>,
     then: (result: T) => U | Promise<U>,
-    resolve: (result: U | Promise<U>) => void,
-    reject: (error: unknown) => void,
   ) {
     super(attempt, policy, options);
     this.#then = then;
-    this.#resolve = resolve;
-    this.#reject = reject;
+    this.promise = new Promise((resolve, reject) => {
+      this.#resolve = resolve;
+      this.#reject = reject;
+    });
   }
 
   resolve(result: T): void {
