@@ -5,7 +5,7 @@
  * is. Change notifications come over `subscriptions/listen`.
  */
 import { Deadline } from '../../deadline.ts';
-import { MalformedMessageError, UnsupportedVersionError } from '../../errors.ts';
+import { type ErrorContext, MalformedMessageError, UnsupportedVersionError } from '../../errors.ts';
 import {
   type Incoming,
   isObject,
@@ -320,18 +320,20 @@ export class StatelessDialect implements Dialect {
     this.#events.notification(notification(message.method, params));
   }
 
+  /** Where an answer came from, for its errors: made only for what is not a plain result. */
+  #where(operation: Operation): ErrorContext {
+    return { url: this.#channel.label, method: operation.method, tool: operation.tool };
+  }
+
   #outcome(response: JsonRpcResponse, operation: Operation): Outcome {
-    if (!('error' in response)) {
-      const kind = response.result['resultType'];
-      if (kind === undefined || kind === 'complete') {
-        return { kind: 'complete', result: protocolResult(response.result) };
-      }
-    }
-    const context = { url: this.#channel.label, method: operation.method, tool: operation.tool };
     if ('error' in response)
-      return { kind: 'failure', error: fromJsonRpcError(response.error, context) };
+      return { kind: 'failure', error: fromJsonRpcError(response.error, this.#where(operation)) };
     const result = response.result;
     const kind = result['resultType'];
+    if (kind === undefined || kind === 'complete') {
+      return { kind: 'complete', result: protocolResult(result) };
+    }
+    const context = this.#where(operation);
     if (kind === 'input_required' && MAY_ASK_FOR_INPUT.has(operation.method)) {
       const questions = questionsOf(result['inputRequests'] ?? {});
       if (typeof questions === 'string') return malformedResult(questions, result, context);
