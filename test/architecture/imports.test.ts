@@ -125,6 +125,7 @@ const LAYERS: Record<string, number> = {
   'telemetry/': 0,
   'deadline.ts': 0,
   'roster.ts': 0,
+  'id-table.ts': 0,
   'outcome.ts': 0,
   'jsonrpc.ts': 0,
   'types.ts': 0,

@@ -6,6 +6,7 @@
  */
 import type { Deadline } from '../deadline.ts';
 import { MalformedMessageError, type McpError } from '../errors.ts';
+import { IdTable } from '../id-table.ts';
 import type { Incoming, JsonRpcRequest, JsonRpcResponse, RequestId } from '../jsonrpc.ts';
 import type { DialectEvents, Progress } from './dialect.ts';
 
@@ -33,7 +34,7 @@ export interface Waiter {
 }
 
 export class Router {
-  readonly #waiters = new Map<RequestId, Waiter>();
+  readonly #waiters = new IdTable<Waiter>();
 
   readonly #events: DialectEvents;
   readonly #inbound: InboundRequests;

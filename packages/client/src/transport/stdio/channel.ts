@@ -13,6 +13,7 @@ import {
   ServerExitedError,
   type TransportError,
 } from '../../errors.ts';
+import { IdTable } from '../../id-table.ts';
 import type {
   Incoming,
   JsonRpcMessage,
@@ -88,7 +89,7 @@ export class StdioChannel {
   readonly #command: ServerCommand;
   readonly #options: ProcessOptions;
   readonly #events: ChannelEvents;
-  readonly #pending = new Map<RequestId, Pending>();
+  readonly #pending = new IdTable<Pending>();
   /** Ids whose answer nobody waits for any more (cancelled, or a probe given up on). */
   readonly #abandoned = new Set<RequestId>();
   #process: ServerProcess | undefined;
@@ -314,7 +315,7 @@ export class StdioChannel {
   }
 
   #failAll(error: TransportError | ClientClosedError): void {
-    const pending = [...this.#pending.values()];
+    const pending = this.#pending.values();
     this.#pending.clear();
     for (const each of pending) each.reject(onePerCall(error));
   }
