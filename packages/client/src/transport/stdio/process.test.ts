@@ -4,7 +4,8 @@
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { afterEach, expect, test } from 'vitest';
+import { Socket } from 'node:net';
+import { afterEach, expect, test, vi } from 'vitest';
 import { ServerExitedError, TransportError } from '../../errors.ts';
 import type { Incoming, RequestId } from '../../jsonrpc.ts';
 import { serverEnvironment } from './environment.ts';
@@ -89,6 +90,32 @@ test('messages go out as lines and come back as routed messages', async () => {
     kind: 'response',
     message: { jsonrpc: '2.0', id: 1, result: { text: 'héllo\nworld' } },
   });
+});
+
+test("a turn's messages go out in a few writes, the first at once, and all arrive in order", async () => {
+  const { server, seen } = await start(ECHO);
+  const writes = vi.spyOn(Socket.prototype, 'write');
+  try {
+    // What 20 calls resumed by one batch of answers write, each in its own microtask.
+    await Promise.all(
+      Array.from({ length: 20 }, (_, id) =>
+        Promise.resolve().then(() =>
+          server.write({ jsonrpc: '2.0', id, method: 'echo', params: { text: 'x'.repeat(40) } }),
+        ),
+      ),
+    );
+    // 102 bytes a message. The first goes alone, the next 11 once they pass a kilobyte; the one
+    // after that starts a batch again, alone, and the last 7 go together at the end of the turn.
+    expect(writes.mock.calls.map(([text]) => String(text).split('\n').length - 1)).toEqual([
+      1, 11, 1, 7,
+    ]);
+  } finally {
+    writes.mockRestore();
+  }
+  await until(() => seen.messages.length === 20);
+  expect(seen.messages.map((incoming) => (incoming.message as { id: number }).id)).toEqual(
+    Array.from({ length: 20 }, (_, id) => id),
+  );
 });
 
 test('a line that is not JSON-RPC is a warning; \\r\\n lines are read; stderr is never protocol', async () => {

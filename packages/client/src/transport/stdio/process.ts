@@ -178,26 +178,28 @@ export class ServerProcess {
     if (stdin.writableNeedDrain) return false;
     const line = `${JSON.stringify(message)}\n`;
     // The first message of a turn goes at once, so the server starts on it while the client is
-    // still busy; the rest of the turn's go together at its end, one system call for all.
+    // still busy; the rest of the turn's go together at its end, one system call for all. The end
+    // is a microtask: the calls a batch of answers resumes write theirs before it runs, and it
+    // costs a fraction of a nextTick, which one call at a time pays on every call.
     if (this.#batch === undefined) {
       stdin.write(line);
       this.#batch = '';
-      process.nextTick(flush, this);
+      queueMicrotask(this.#flush);
     } else {
       this.#batch += line;
       // A few requests' worth is sent at once too: the server starts on them sooner, and the
       // next write sees the pipe's backpressure.
-      if (this.#batch.length >= BATCH_CHARS) this.flush();
+      if (this.#batch.length >= BATCH_CHARS) this.#flush();
     }
     return true;
   }
 
   /** Sends what was written this turn after its first message. */
-  flush(): void {
+  readonly #flush = (): void => {
     const text = this.#batch;
     this.#batch = undefined;
     if (text && !this.#dead) this.#child.stdin.write(text);
-  }
+  };
 
   /**
    * Ends the server: stdin is closed (the binding's way to ask), then, if it has not exited
@@ -359,10 +361,6 @@ export class ServerProcess {
       requestSent: false,
     });
   }
-}
-
-function flush(server: ServerProcess): void {
-  server.flush();
 }
 
 function notStarted(error: unknown, label: string): TransportError {
