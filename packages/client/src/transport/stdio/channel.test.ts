@@ -2,7 +2,7 @@
 import { afterEach, expect, test } from 'vitest';
 import { ServerExitedError } from '../../errors.ts';
 import type { Incoming, JsonRpcRequest, RequestId } from '../../jsonrpc.ts';
-import { MAX_RESTARTS, StdioChannel } from './channel.ts';
+import { ABANDONED_KEPT, MAX_RESTARTS, StdioChannel } from './channel.ts';
 import { serverEnvironment } from './environment.ts';
 
 /**
@@ -120,6 +120,31 @@ test('an aborted request rejects with the reason and is reported abandoned; its 
   await channel.request(call(2, 'slow'), forever());
   expect(seen.warnings).toEqual([]);
   expect(seen.abandoned).toEqual([1]);
+});
+
+test('only the latest given-up requests are remembered: a server may never answer them', async () => {
+  // Holds every request until \`release\`, then answers them all, late.
+  const { channel, seen } = open(`
+    const rl = require('node:readline').createInterface({ input: process.stdin });
+    const held = [];
+    rl.on('line', (line) => {
+      const m = JSON.parse(line);
+      if (m.method !== 'release') return held.push(m.id);
+      for (const id of [...held, m.id]) process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id, result: {} }) + '\\n');
+    });
+  `);
+  await channel.start(forever());
+  for (let id = 1; id <= ABANDONED_KEPT + 1; id++) {
+    const controller = new AbortController();
+    const pending = channel.request(call(id, 'slow'), controller.signal).catch(() => {});
+    controller.abort(new Error('given up'));
+    await pending;
+  }
+  expect(seen.abandoned).toHaveLength(ABANDONED_KEPT + 1);
+  await channel.request(call(0, 'release'), forever());
+  // The oldest was forgotten; every later one was still known.
+  expect(seen.warnings).toHaveLength(1);
+  expect(seen.warnings[0]!.message).toContain('response to id 1, which no call is waiting for');
 });
 
 test('an answer over the limit fails its own request and no other', async () => {

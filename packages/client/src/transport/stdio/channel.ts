@@ -37,6 +37,12 @@ export interface ChannelEvents {
 /** How many times in a row the process may exit before answering anything, before giving up. */
 export const MAX_RESTARTS = 3;
 
+/**
+ * How many given-up requests are remembered, so that their late answers pass without a warning. A
+ * server need not answer a cancelled request at all: what it never answers is not kept forever.
+ */
+export const ABANDONED_KEPT = 1024;
+
 /** Who hears how a request ended: exactly one of the two is called, once. */
 export interface Settler {
   resolve(response: JsonRpcResponse): void;
@@ -193,6 +199,9 @@ export class StdioChannel {
     if (this.#pending.get(pending.id) !== pending) return;
     this.#pending.delete(pending.id);
     this.#abandoned.add(pending.id);
+    if (this.#abandoned.size > ABANDONED_KEPT) {
+      this.#abandoned.delete(this.#abandoned.values().next().value!);
+    }
     const reason = pending.end.reason;
     pending.reject(reason!);
     this.#events.abandoned(pending.id, reason);
