@@ -4,12 +4,12 @@
  * replaces it, for iterators still walking the old one. Once a table left behind is promoted to
  * the old generation, every later table, and the calls their entries hold, outlives the young
  * collections: at 32 calls in flight over stdio, a third of what the client allocated survived
- * them and they took 5 times as long as with this table.
+ * them, and the client spent four times as long in them as it does with this table.
  *
- * The ids a client makes count up from 0, so each has a slot of its own in a ring (`id & mask`)
- * that is never rehashed: a lookup is an index, and a deletion empties the slot. A string id, and
- * a straggler whose slot a much later id needs, are kept in a Map beside the ring, which sees
- * little churn.
+ * The ids a client makes count up from 0, so the ones in flight together fall in different slots
+ * of a ring (`id & mask`) that is never rehashed: a lookup is an index, and a deletion empties the
+ * slot. A string id, and a straggler whose slot a much later id needs, are kept in a Map beside
+ * the ring, which sees little churn.
  */
 import type { RequestId } from './jsonrpc.ts';
 

@@ -96,7 +96,7 @@ export class StdioChannel {
   readonly #options: ProcessOptions;
   readonly #events: ChannelEvents;
   readonly #pending = new IdTable<Pending>();
-  /** Ids whose answer nobody waits for any more (cancelled, or a probe given up on). */
+  /** Ids whose answer nobody waits for any more (cancelled, or a probe given up on), the latest. */
   readonly #abandoned = new Set<RequestId>();
   #process: ServerProcess | undefined;
   #starting: Promise<ServerProcess> | undefined;
