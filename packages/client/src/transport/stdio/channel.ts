@@ -4,7 +4,7 @@
  * after it exits, a bounded number of times in a row; when it exits, every request waiting on it
  * fails at once with the exit code, signal and last stderr lines.
  */
-import { type CallEnd, type EndListener, offEnd, onEnd } from '../../deadline.ts';
+import { type CallEnd, type EndListener, offEnd, onEnd, raceAbort } from '../../deadline.ts';
 import {
   ClientClosedError,
   MalformedMessageError,
@@ -328,14 +328,4 @@ export class StdioChannel {
     this.#pending.clear();
     for (const each of pending) each.reject(onePerCall(error));
   }
-}
-
-/** Waits for a shared start, but lets one caller's signal stop its own wait. */
-function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }
