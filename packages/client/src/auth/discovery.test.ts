@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import { AuthorizationError } from '../errors.ts';
-import { discoverResource, isLoopback, metadataUrls, resourceCovers } from './discovery.ts';
+import { discoverResource, metadataUrls, resourceCovers } from './discovery.ts';
 import type { AuthFetch } from './fetch.ts';
+import { isLoopback } from './reach.ts';
 
 describe('metadataUrls: the specification order', () => {
   test('an issuer without a path: RFC 8414, then OpenID Connect', () => {

@@ -9,6 +9,7 @@ import * as oauth from 'oauth4webapi';
 import { AuthorizationError } from '../errors.ts';
 import type { JsonObject } from '../jsonrpc.ts';
 import type { AuthFetch } from './fetch.ts';
+import { isLoopback, refusalToReach } from './reach.ts';
 import type { IssuerRecord, ResourceRecord } from './store.ts';
 
 export interface DiscoveryContext {
@@ -16,12 +17,6 @@ export interface DiscoveryContext {
   serverUrl: URL;
   fetch: AuthFetch;
   signal: AbortSignal;
-}
-
-/** Loopback hosts may be spoken to over plain HTTP; anything else must be HTTPS. */
-export function isLoopback(url: URL): boolean {
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
 /** Options every oauth4webapi request gets: our fetch, the signal, plain HTTP for loopback only. */
@@ -44,7 +39,8 @@ export async function discoverResource(
 ): Promise<ResourceRecord | undefined> {
   const { serverUrl } = context;
   const candidates: string[] = [];
-  if (metadataUrl) candidates.push(new URL(metadataUrl, serverUrl).href);
+  if (metadataUrl)
+    candidates.push(reachable(metadataUrl, 'resource_metadata', serverUrl, serverUrl).href);
   const path = serverUrl.pathname.replace(/\/$/, '');
   if (path) candidates.push(`${serverUrl.origin}/.well-known/oauth-protected-resource${path}`);
   candidates.push(`${serverUrl.origin}/.well-known/oauth-protected-resource`);
@@ -117,14 +113,7 @@ export async function discoverIssuer(
   issuer: string,
   legacy: boolean,
 ): Promise<IssuerRecord> {
-  let issuerUrl: URL;
-  try {
-    issuerUrl = new URL(issuer);
-  } catch {
-    throw new AuthorizationError('discovery', `the authorization server "${issuer}" is not a URL`, {
-      url: context.serverUrl.href,
-    });
-  }
+  const issuerUrl = reachable(issuer, 'authorization server', context.serverUrl);
   for (const url of metadataUrls(issuerUrl)) {
     const response = await context.fetch(url, {
       method: 'GET',
@@ -133,9 +122,9 @@ export async function discoverIssuer(
     });
     if (response.status !== 200) continue;
     const copy = response.clone();
+    let found: JsonObject;
     try {
-      const metadata = await oauth.processDiscoveryResponse(issuerUrl, response);
-      return { issuer: metadata.issuer, metadata: metadata as unknown as JsonObject };
+      found = (await oauth.processDiscoveryResponse(issuerUrl, response)) as unknown as JsonObject;
     } catch (error) {
       const mismatch =
         error instanceof oauth.OperationProcessingError &&
@@ -144,13 +133,18 @@ export async function discoverIssuer(
       // A 2025-03-26 server's metadata sits at its own root, and may name an issuer under a path
       // of that same origin: the document came from the server itself, so that issuer stands.
       const metadata = legacy ? await sameOriginMetadata(copy, issuerUrl) : undefined;
-      if (metadata) return { issuer: metadata['issuer'] as string, metadata };
+      if (metadata) {
+        checkEndpoints(metadata, context.serverUrl);
+        return { issuer: metadata['issuer'] as string, metadata };
+      }
       throw new AuthorizationError(
         'issuer_mismatch',
         `the metadata at ${url} is for another issuer than ${issuer}`,
         { url: context.serverUrl.href },
       );
     }
+    checkEndpoints(found, context.serverUrl);
+    return { issuer: found['issuer'] as string, metadata: found };
   }
   if (legacy) {
     const origin = issuerUrl.origin;
@@ -171,6 +165,37 @@ export async function discoverIssuer(
     `no authorization server metadata found for ${issuer}`,
     { url: context.serverUrl.href },
   );
+}
+
+/**
+ * A URL the server (or its metadata) names for the client to reach, refused before anything sees
+ * it when it is not a URL or is one the client must not reach (reach.ts).
+ */
+export function reachable(value: unknown, what: string, serverUrl: URL, base?: URL): URL {
+  let url: URL | undefined;
+  try {
+    if (typeof value === 'string') url = new URL(value, base);
+  } catch {}
+  const refusal = url ? refusalToReach(url, serverUrl) : 'it is not an absolute URL';
+  if (!url || refusal) {
+    const shown = typeof value === 'string' ? value.slice(0, 200) : typeof value;
+    throw new AuthorizationError('discovery', `refused the ${what} ${shown}: ${refusal}`, {
+      url: serverUrl.href,
+    });
+  }
+  return url;
+}
+
+/**
+ * Every endpoint an authorization server's metadata names, checked before the metadata is used
+ * or kept: the authorization endpoint is handed to the user's browser, and the others are spoken to.
+ */
+export function checkEndpoints(metadata: JsonObject, serverUrl: URL): void {
+  for (const [name, value] of Object.entries(metadata)) {
+    if ((name.endsWith('_endpoint') || name === 'jwks_uri') && value !== undefined) {
+      reachable(value, name, serverUrl);
+    }
+  }
 }
 
 async function sameOriginMetadata(response: Response, base: URL): Promise<JsonObject | undefined> {

@@ -81,7 +81,8 @@ describe('gateFor', () => {
       'x-trace': '1',
       authorization: 'Custom x',
     });
-    expect(await gate.headers(at('https://elsewhere.test/'))).toEqual({ 'x-trace': '1' });
+    // The application's headers are for the server, as its credentials are: none go elsewhere.
+    expect(await gate.headers(at('https://elsewhere.test/'))).toEqual({});
     expect(await gate.refused(at('https://a.test/mcp'), refusal(401))).toBe(true);
     expect(await gate.refused(at('https://a.test/mcp'), refusal(403))).toBe(false);
     expect(seen).toEqual([401, 403]);

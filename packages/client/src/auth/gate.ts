@@ -32,9 +32,11 @@ export function gateFor(options: GateOptions): RequestGate | undefined {
   const atServer = originCheck(options.url);
   return {
     headers(request) {
+      // Neither credentials nor the application's headers go to another origin than the server's.
+      if (!atServer(request.url)) return {};
       // Credentials alone (nearly every client with auth): no frame of our own per request.
-      if (!source) return auth && atServer(request.url) ? auth.headers(request) : {};
-      return withSource(source, auth && atServer(request.url) ? auth : undefined, request);
+      if (!source) return auth ? auth.headers(request) : {};
+      return withSource(source, auth, request);
     },
     async refused(request, response) {
       if (!auth || !atServer(request.url)) return false;

@@ -6,7 +6,7 @@
  */
 import * as oauth from 'oauth4webapi';
 import { AuthorizationError, usageError } from '../errors.ts';
-import { type DiscoveryContext, requestOptions } from './discovery.ts';
+import { type DiscoveryContext, reachable, requestOptions } from './discovery.ts';
 import { oauthFailure } from './failure.ts';
 import { ownCallback } from './gate.ts';
 import type { ClientIdentity } from './registration.ts';
@@ -45,9 +45,11 @@ export async function authorizationCode(
       url: serverUrl.href,
     });
   }
+  // Checked again here, for metadata a store kept from before discovery checked it: this URL is
+  // handed to the user's browser, and must not be one the system would run.
+  const url = reachable(as.authorization_endpoint, 'authorization_endpoint', serverUrl);
   const verifier = oauth.generateRandomCodeVerifier();
   const state = oauth.generateRandomState();
-  const url = new URL(as.authorization_endpoint);
   const query = url.searchParams;
   query.set('response_type', 'code');
   query.set('client_id', identity.client.client_id);

@@ -8,8 +8,9 @@ import type { webcrypto } from 'node:crypto';
 import * as oauth from 'oauth4webapi';
 import { AuthorizationError, usageError } from '../errors.ts';
 import type { JsonObject } from '../jsonrpc.ts';
-import { type DiscoveryContext, isLoopback, requestOptions } from './discovery.ts';
+import { type DiscoveryContext, requestOptions } from './discovery.ts';
 import { oauthFailure } from './failure.ts';
+import { isLoopback } from './reach.ts';
 import { type AuthStore, authKeys, type ClientRecord } from './store.ts';
 import type { OAuthOptions, RegisteredClient } from './types.ts';
 
@@ -40,6 +41,9 @@ export async function clientFor(
         { url: context.serverUrl.href },
       );
     }
+    if (given.issuer === undefined && given.clientSecret !== undefined) {
+      await pinIssuer(given.clientId, as.issuer, context);
+    }
     return { client: { client_id: given.clientId }, authentication: await authenticate(given, as) };
   }
   const metadataUrl = context.options.clientMetadataUrl;
@@ -55,6 +59,28 @@ export async function clientFor(
   const registered = await register(as, context, redirectUri);
   await context.store.set(key, registered);
   return identityOf(registered, as);
+}
+
+/**
+ * A secret given without its issuer goes to the first issuer it is used with, and never to
+ * another: the MCP server names the authorization server, and a hostile one would name its own
+ * to collect the secret. (A private key signs assertions for one audience, and is not sent.)
+ */
+async function pinIssuer(
+  clientId: string,
+  issuer: string,
+  context: RegistrationContext,
+): Promise<void> {
+  const key = authKeys.clientIssuer(clientId);
+  const pinned = (await context.store.get(key))?.['issuer'];
+  if (pinned === undefined) return context.store.set(key, { issuer });
+  if (pinned !== issuer) {
+    throw new AuthorizationError(
+      'issuer_mismatch',
+      `the client secret was first used with ${String(pinned)}, and the server now names ${issuer}; set \`auth.client.issuer\` to the one it is for`,
+      { url: context.serverUrl.href },
+    );
+  }
 }
 
 /** Forgets a registration the authorization server no longer knows (`invalid_client`). */

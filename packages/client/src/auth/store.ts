@@ -40,6 +40,11 @@ export const authKeys = {
   tokens: (issuer: string, resource: string) => `tokens ${issuer} ${resource}`,
   /** {@link ClientRecord}: how the client is registered with one issuer. */
   client: (issuer: string) => `client ${issuer}`,
+  /**
+   * `{ issuer }`: the issuer a pre-registered client's secret was first used with, when the
+   * application named none (`auth.client.issuer`); the secret goes to no other.
+   */
+  clientIssuer: (clientId: string) => `client-issuer ${clientId}`,
   /** {@link ResourceRecord}: what the MCP server's protected-resource metadata said. */
   resource: (resource: string) => `resource ${resource}`,
   /** {@link IssuerRecord}: one authorization server's validated metadata. */

@@ -155,7 +155,13 @@ export class HttpSseChannel implements Channel {
         method: 'GET',
       });
     }
-    const endpoint = { ...config, url: new URL(first.value.data.trim(), config.url).href };
+    let endpoint: HttpTarget;
+    try {
+      endpoint = { ...config, url: endpointOf(first.value.data, config.url) };
+    } catch (error) {
+      controller.abort();
+      throw error;
+    }
     let reject: (error: Error) => void = () => {};
     const lost = new Promise<never>((_, fail) => {
       reject = fail;
@@ -251,6 +257,31 @@ export class HttpSseChannel implements Channel {
     const text = await readText(response, config.maxResponseBytes, config.url, signal);
     throw statusError(response, text, { url: stream.endpoint.url, method });
   }
+}
+
+/**
+ * The URL the endpoint event names, which must be on the server's own origin: every message, with
+ * the caller's headers and credentials, is POSTed there, and a server must not aim them elsewhere.
+ */
+export function endpointOf(data: string, serverUrl: string): string {
+  let url: URL;
+  try {
+    url = new URL(data.trim(), serverUrl);
+  } catch {
+    throw new MalformedMessageError('the endpoint event does not name a URL', {
+      url: serverUrl,
+      method: 'GET',
+      mayHaveRun: false,
+    });
+  }
+  const origin = new URL(serverUrl).origin;
+  if (url.origin !== origin) {
+    throw new MalformedMessageError(
+      `the endpoint event names another origin (${url.origin}) than the server's (${origin})`,
+      { url: serverUrl, method: 'GET', mayHaveRun: false },
+    );
+  }
+  return url.href;
 }
 
 function abortion(signal: AbortSignal): Promise<never> {
