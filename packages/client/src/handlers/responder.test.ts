@@ -129,6 +129,24 @@ describe('elicitation', () => {
     expect(answer).toEqual({ ok: true, result: { action: 'accept' } });
   });
 
+  it.each([
+    'file:///C:/Windows/System32/calc.exe',
+    'javascript:alert(1)',
+    'ms-msdt:/id PCWDiagnostic',
+    'vscode://extension/install',
+  ])('a URL elicitation of %s never reaches the handler, and is -32602', async (url) => {
+    const seen: unknown[] = [];
+    const answer = await responder({
+      onElicitation: (request) => {
+        seen.push(request);
+        return { action: 'accept' };
+      },
+    }).answer({ method: 'elicitation/create', params: { mode: 'url', message: 'm', url } }, live);
+    expect(seen).toEqual([]);
+    expect(!answer.ok && answer.reply.code).toBe(-32602);
+    expect(!answer.ok && answer.error.message).toMatch(/not http\(s\)/);
+  });
+
   it('a handler that never settles is left behind when the signal fires', async () => {
     const controller = new AbortController();
     const pending = responder({ onElicitation: () => new Promise(() => {}) }).answer(form({}), {

@@ -187,6 +187,12 @@ function elicitationRequest(
     if (typeof url !== 'string' || !URL.canParse(url)) {
       throw malformed('URL elicitation without a valid url', context);
     }
+    // The handler shows it to the user and may open it: a scheme the system would run
+    // (`file:`, `javascript:`, an application's own) never reaches it.
+    const scheme = new URL(url).protocol;
+    if (scheme !== 'https:' && scheme !== 'http:') {
+      throw malformed(`URL elicitation of a ${scheme} URL, not http(s)`, context);
+    }
     const id = params['elicitationId'];
     return {
       mode,
