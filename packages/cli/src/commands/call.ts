@@ -6,7 +6,8 @@
 import type { CallStatus, Progress, Tool } from '@toolwire/client';
 import { toolArguments } from '../arguments.ts';
 import { EXIT, type ExitCode, UsageError } from '../exit-codes.ts';
-import { MediaFiles, printCallResult } from '../render/content.ts';
+import { printCallResult } from '../render/content.ts';
+import { MediaFiles } from '../render/media-files.ts';
 import type { Session } from '../session.ts';
 
 export interface CallOptions {
@@ -16,6 +17,8 @@ export interface CallOptions {
   task?: boolean | undefined;
   /** Where media are saved. */
   out?: string | undefined;
+  /** Replace files already in `out`. */
+  force?: boolean | undefined;
 }
 
 const BAR_CELLS = 24;
@@ -55,7 +58,10 @@ export async function callCommand(
   terminal.endLive();
   if (open) terminal.print();
   if (terminal.json) terminal.printJson(result);
-  else await printCallResult(result, terminal, new MediaFiles(options.out, name), streamed);
+  else {
+    const files = new MediaFiles(options.out, name, { force: options.force });
+    await printCallResult(result, terminal, files, streamed);
+  }
   if (result.isError) {
     terminal.fail(`${name} reported a failure`);
     return EXIT.toolFailed;

@@ -1,5 +1,6 @@
 import { EXIT, type ExitCode, UsageError } from '../exit-codes.ts';
-import { MediaFiles, printPrompt } from '../render/content.ts';
+import { printPrompt } from '../render/content.ts';
+import { MediaFiles, type MediaOptions } from '../render/media-files.ts';
 import type { Session } from '../session.ts';
 
 /** `toolwire prompt TARGET NAME [key=value…]`: a prompt's messages, its arguments filled in. */
@@ -7,6 +8,7 @@ export async function promptCommand(
   session: Session,
   words: readonly string[],
   out: string | undefined,
+  media: MediaOptions = {},
 ): Promise<ExitCode> {
   const { client, target, terminal, signal } = session;
   const [name, ...rest] = words;
@@ -32,6 +34,6 @@ export async function promptCommand(
   }
   const result = await client.getPrompt(name, args, { signal });
   if (terminal.json) terminal.printJson(result);
-  else await printPrompt(result, terminal, new MediaFiles(out, name));
+  else await printPrompt(result, terminal, new MediaFiles(out, name, media));
   return EXIT.ok;
 }

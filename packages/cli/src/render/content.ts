@@ -3,9 +3,6 @@
  * embedded resources with their URIs, and media (images, audio, blobs) saved to files whose paths
  * are printed, since a terminal cannot show them.
  */
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type {
   CallToolResult,
   ContentBlock,
@@ -14,50 +11,7 @@ import type {
   ResourceContents,
 } from '@toolwire/client';
 import type { Terminal } from '../terminal.ts';
-
-const EXTENSIONS: Record<string, string> = {
-  'image/png': 'png',
-  'image/jpeg': 'jpg',
-  'image/gif': 'gif',
-  'image/webp': 'webp',
-  'image/svg+xml': 'svg',
-  'audio/wav': 'wav',
-  'audio/x-wav': 'wav',
-  'audio/wave': 'wav',
-  'audio/mpeg': 'mp3',
-  'audio/ogg': 'ogg',
-  'audio/webm': 'webm',
-  'application/pdf': 'pdf',
-  'application/json': 'json',
-  'application/octet-stream': 'bin',
-  'text/plain': 'txt',
-};
-
-/** Saves media to files: in `--out DIR`, or a new directory under the system's temp directory. */
-export class MediaFiles {
-  readonly #chosen: string | undefined;
-  readonly #stem: string;
-  #dir: Promise<string> | undefined;
-  #count = 0;
-  readonly saved: string[] = [];
-
-  constructor(dir: string | undefined, stem: string) {
-    this.#chosen = dir;
-    this.#stem = stem.replace(/[^\w.-]+/g, '_').slice(0, 60) || 'content';
-  }
-
-  async save(base64: string, mimeType: string | undefined): Promise<string> {
-    this.#dir ??= this.#chosen
-      ? mkdir(this.#chosen, { recursive: true }).then(() => this.#chosen!)
-      : mkdtemp(join(tmpdir(), 'toolwire-'));
-    const dir = await this.#dir;
-    const extension = EXTENSIONS[(mimeType ?? '').split(';')[0]!.trim()] ?? 'bin';
-    const path = join(dir, `${this.#stem}-${++this.#count}.${extension}`);
-    await writeFile(path, Buffer.from(base64, 'base64'));
-    this.saved.push(path);
-    return path;
-  }
-}
+import type { MediaFiles } from './media-files.ts';
 
 /**
  * Prints a tool's result. `streamed` is true when its text already went out as partials: the
