@@ -6,6 +6,7 @@
 import type { CallStatus, Progress, Tool } from '@toolwire/client';
 import { toolArguments } from '../arguments.ts';
 import { EXIT, type ExitCode, UsageError } from '../exit-codes.ts';
+import { visible } from '../printable.ts';
 import { printCallResult } from '../render/content.ts';
 import { MediaFiles } from '../render/media-files.ts';
 import type { Session } from '../session.ts';
@@ -49,7 +50,7 @@ export async function callCommand(
     onPartial: (blocks) => {
       for (const block of blocks) {
         if (block.type !== 'text' || terminal.json) continue;
-        terminal.streams.stdout.write(block.text);
+        terminal.write(block.text);
         open = !block.text.endsWith('\n');
         streamed = true;
       }
@@ -63,7 +64,7 @@ export async function callCommand(
     await printCallResult(result, terminal, files, streamed);
   }
   if (result.isError) {
-    terminal.fail(`${name} reported a failure`);
+    terminal.fail(`${visible(name)} reported a failure`);
     return EXIT.toolFailed;
   }
   return EXIT.ok;
@@ -88,6 +89,6 @@ export function statusLine({ state, handle, message }: CallStatus): string {
 
 function offered(tools: readonly Tool[]): string {
   if (tools.length === 0) return 'it offers none';
-  const names = tools.map((tool) => tool.name);
+  const names = tools.map((tool) => visible(tool.name));
   return `it has ${names.slice(0, 12).join(', ')}${names.length > 12 ? `, and ${names.length - 12} more` : ''}`;
 }

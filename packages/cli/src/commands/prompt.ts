@@ -1,4 +1,5 @@
 import { EXIT, type ExitCode, UsageError } from '../exit-codes.ts';
+import { visible } from '../printable.ts';
 import { printPrompt } from '../render/content.ts';
 import { MediaFiles, type MediaOptions } from '../render/media-files.ts';
 import type { Session } from '../session.ts';
@@ -16,7 +17,7 @@ export async function promptCommand(
   const prompts = await client.listPrompts({ signal });
   const prompt = prompts.find((candidate) => candidate.name === name);
   if (!prompt) {
-    const names = prompts.map((candidate) => candidate.name);
+    const names = prompts.map((candidate) => visible(candidate.name));
     throw new UsageError(
       `${target.label} has no prompt "${name}" (${names.length > 0 ? `it has ${names.join(', ')}` : 'it offers none'})`,
     );

@@ -10,6 +10,7 @@ import type {
   ReadResourceResult,
   ResourceContents,
 } from '@toolwire/client';
+import { jsonText, printable, visible } from '../printable.ts';
 import type { Terminal } from '../terminal.ts';
 import type { MediaFiles } from './media-files.ts';
 
@@ -29,7 +30,7 @@ export async function printCallResult(
     if (block.type === 'text' && (streamed || sameAsStructured(block.text))) continue;
     await printBlock(block, terminal, files);
   }
-  if (structured !== undefined) terminal.print(JSON.stringify(structured, null, 2));
+  if (structured !== undefined) terminal.print(jsonText(structured));
 }
 
 export async function printBlock(
@@ -45,20 +46,27 @@ export async function printBlock(
     case 'audio': {
       const path = await files.save(block.data, block.mimeType);
       terminal.print(
-        `${terminal.out('dim', `[${block.type}, ${block.mimeType}]`)} saved to ${path}`,
+        terminal.out('dim', `[${block.type}, ${visible(block.mimeType)}]`),
+        ` saved to ${path}`,
       );
       return;
     }
     case 'resource_link': {
-      const about = [block.title ?? block.name, block.mimeType].filter(Boolean).join(', ');
-      terminal.print(`${terminal.out('dim', '[link]')} ${block.uri}${about ? ` (${about})` : ''}`);
+      // A link is shown as the text it is: whatever it hides (an OSC 8 target, say) written out.
+      const about = [printable(block.title ?? block.name), visible(block.mimeType ?? '')]
+        .filter(Boolean)
+        .join(', ');
+      terminal.print(
+        terminal.out('dim', '[link]'),
+        ` ${visible(block.uri)}${about ? ` (${about})` : ''}`,
+      );
       return;
     }
     case 'resource':
       await printContents(block.resource, terminal, files);
       return;
     default:
-      terminal.print(JSON.stringify(block));
+      terminal.print(jsonText(block, 0));
   }
 }
 
@@ -68,14 +76,15 @@ export async function printContents(
   terminal: Terminal,
   files: MediaFiles,
 ): Promise<void> {
-  const about = contents.mimeType ? `, ${contents.mimeType}` : '';
+  const about = contents.mimeType ? `, ${visible(contents.mimeType)}` : '';
+  const heading = terminal.out('dim', `[resource ${visible(contents.uri)}${about}]`);
   if ('text' in contents) {
-    terminal.print(terminal.out('dim', `[resource ${contents.uri}${about}]`));
+    terminal.print(heading);
     terminal.print(contents.text);
     return;
   }
   const path = await files.save(contents.blob, contents.mimeType);
-  terminal.print(`${terminal.out('dim', `[resource ${contents.uri}${about}]`)} saved to ${path}`);
+  terminal.print(heading, ` saved to ${path}`);
 }
 
 export async function printResource(
@@ -91,9 +100,9 @@ export async function printPrompt(
   terminal: Terminal,
   files: MediaFiles,
 ): Promise<void> {
-  if (result.description) terminal.print(terminal.out('dim', result.description));
+  if (result.description) terminal.print(terminal.out('dim', printable(result.description)));
   for (const message of result.messages) {
-    terminal.print(terminal.out('bold', `${message.role}:`));
+    terminal.print(terminal.out('bold', `${visible(message.role)}:`));
     await printBlock(message.content, terminal, files);
   }
 }
