@@ -7,6 +7,7 @@
  */
 import type { JsonObject, JsonSchema, Tool } from '@toolwire/client';
 import { UsageError } from './exit-codes.ts';
+import { visible } from './printable.ts';
 
 type Json = JsonObject[string];
 
@@ -30,7 +31,7 @@ export function toolArguments(tool: Tool, words: readonly string[], json?: strin
     if (property === undefined && schema['additionalProperties'] === false) {
       const known = Object.keys(properties);
       throw new UsageError(
-        `${tool.name} takes no argument "${key}"${known.length > 0 ? ` (it takes ${known.join(', ')})` : ''}`,
+        `${visible(tool.name)} takes no argument "${key}"${known.length > 0 ? ` (it takes ${known.join(', ')})` : ''}`,
       );
     }
     const propertySchema = isRecord(property) ? property : {};
@@ -46,7 +47,7 @@ export function toolArguments(tool: Tool, words: readonly string[], json?: strin
   const missing = required.filter((key) => typeof key === 'string' && !(key in args));
   if (missing.length > 0) {
     throw new UsageError(
-      `${tool.name} needs ${missing.map((key) => `${key}=${placeholder(properties[key as string])}`).join(' ')}`,
+      `${visible(tool.name)} needs ${missing.map((key) => `${key}=${placeholder(properties[key as string])}`).join(' ')}`,
     );
   }
   return args;

@@ -13,6 +13,7 @@ import {
   type OAuthOptions,
 } from '@toolwire/client';
 import { fileAuthStore } from './auth-store.ts';
+import { checkOpenable } from './openable.ts';
 import type { Terminal } from './terminal.ts';
 
 /** The name dynamic registration gives toolwire at an authorization server. */
@@ -32,14 +33,7 @@ export async function authOptions(
     return known ? { store, clientName: CLIENT_NAME } : undefined;
   }
   const loopback = loopbackAuthorization({
-    open: async (url) => {
-      // The URL carries no secret (PKCE keeps the verifier here); the user needs to see it.
-      terminal.streams.stderr.write(`Sign in at: ${url.href}\n`);
-      if (login.browser && terminal.interactive) {
-        const { default: open } = await import('open');
-        await open(url.href).catch(() => undefined);
-      }
-    },
+    open: (url) => showSignIn(url, terminal, login.browser),
   });
   return {
     store,
@@ -47,6 +41,21 @@ export async function authOptions(
     authorize: loopback.authorize,
     redirectUri: loopback.redirectUri,
   };
+}
+
+/**
+ * Shows the authorization server's sign-in page: its URL on stderr, and in the browser when a
+ * person is there. Only an https URL (or http to this machine) is shown or opened at all.
+ */
+export async function showSignIn(url: URL, terminal: Terminal, browser: boolean): Promise<void> {
+  checkOpenable(url, 'the sign-in URL');
+  // The URL carries no secret (PKCE keeps the verifier here); the user needs to see it.
+  terminal.tell(`Sign in at: ${url.href}`);
+  if (browser && terminal.interactive) {
+    // `open` runs the system's opener with the URL as one argument, never through a shell.
+    const { default: open } = await import('open');
+    await open(url.href).catch(() => undefined);
+  }
 }
 
 /**

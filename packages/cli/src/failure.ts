@@ -9,6 +9,7 @@ import {
   Interrupted,
   UnansweredError,
 } from './exit-codes.ts';
+import { UnsafeUrlError } from './openable.ts';
 
 /** The failures that mean the server is out of reach, whenever they happen. */
 const CONNECTION_CODES = new Set([
@@ -47,6 +48,9 @@ export function describeError(error: unknown): string {
   }
   const unanswered = causeOfType(error, UnansweredError);
   if (unanswered) return unanswered.message;
+  // Refused in an auth callback, it is wrapped twice: the client's words say less than ours.
+  const unsafe = causeOfType(error, UnsafeUrlError);
+  if (unsafe) return unsafe.message;
   if (causeOfType(error, Interrupted)) return 'interrupted; the server was told to stop';
   if (isMcpError(error) && error.code === 'INPUT_REQUIRED') {
     return `${error.message}; toolwire answers forms, URLs and sampling in a terminal`;

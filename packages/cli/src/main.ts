@@ -130,6 +130,10 @@ function withTargetOptions(command: Command): Command {
     )
     .option('-y, --yes', 'without a terminal, accept forms whose required fields have defaults')
     .option('--out <dir>', 'where images, audio and binary resources go (default: a temp dir)')
+    .option(
+      '--force',
+      'let --out replace files already there (a symlink is replaced, not followed)',
+    )
     .option('--json', 'print one JSON document on stdout')
     .option('--no-color', 'no colours');
 }

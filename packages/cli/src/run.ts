@@ -20,6 +20,8 @@ export interface CommandOptions extends ConnectionOptions, TargetOptions {
   json?: boolean;
   color?: boolean;
   out?: string;
+  /** Let `--out` replace files already there. */
+  force?: boolean;
   /** call: the arguments as one JSON object. */
   args?: string;
   /** call: ask for a task. */
@@ -37,9 +39,14 @@ const COMMANDS: Record<
     return inspectCommand(session, options.protocol ?? 'auto');
   },
   call: (session, rest, options) =>
-    callCommand(session, rest, { args: options.args, task: options.task, out: options.out }),
-  read: (session, rest, options) => readCommand(session, rest, options.out),
-  prompt: (session, rest, options) => promptCommand(session, rest, options.out),
+    callCommand(session, rest, {
+      args: options.args,
+      task: options.task,
+      out: options.out,
+      force: options.force,
+    }),
+  read: (session, rest, options) => readCommand(session, rest, options.out, options),
+  prompt: (session, rest, options) => promptCommand(session, rest, options.out, options),
 };
 
 export async function runCommand(

@@ -4,11 +4,29 @@
  * on a terminal that takes them (NO_COLOR, FORCE_COLOR and `--no-color` are honoured); prompts and
  * live lines only when stdin and stderr are both terminals. In JSON mode stdout carries one
  * document and stderr stays quiet unless a person is asked something.
+ *
+ * Every line goes through here, and every string in it loses its control characters (see
+ * printable.ts): the only escape codes that reach a stream are the styles this class adds itself,
+ * which travel as Styled parts a string cannot forge.
  */
 import { styleText } from 'node:util';
 import type { Spinner } from 'yocto-spinner';
+import { jsonText, printable } from './printable.ts';
 
 type Style = Parameters<typeof styleText>[0];
+
+/** Text styled by a Terminal: its escape codes are ours, its words were made printable first. */
+class Styled {
+  readonly text: string;
+  constructor(text: string) {
+    this.text = text;
+  }
+}
+
+export type { Styled };
+
+/** A piece of a line: a string (anyone's, so cleaned) or text the terminal styled. */
+export type Part = string | Styled;
 
 export interface Streams {
   stdin: NodeJS.ReadStream;
@@ -58,40 +76,59 @@ export class Terminal {
   }
 
   /** A result line on stdout (nothing in JSON mode, which prints one document instead). */
-  print(line = ''): void {
-    if (!this.json) this.streams.stdout.write(`${line}\n`);
+  print(...parts: Part[]): void {
+    if (!this.json) this.streams.stdout.write(`${line(parts)}\n`);
+  }
+
+  /** Text as it comes (a streamed part of a result), on stdout; nothing in JSON mode. */
+  write(text: string): void {
+    if (!this.json) this.streams.stdout.write(printable(text));
   }
 
   /** The one JSON document of JSON mode. */
   printJson(value: unknown): void {
-    this.streams.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+    this.streams.stdout.write(`${jsonText(value)}\n`);
   }
 
   /** A line about what is happening, on stderr; JSON mode keeps quiet. */
-  say(line: string): void {
-    if (!this.json) this.streams.stderr.write(`${line}\n`);
+  say(...parts: Part[]): void {
+    if (!this.json) this.tell(...parts);
+  }
+
+  /** A line on stderr in every mode: what a person must see even with --json. */
+  tell(...parts: Part[]): void {
+    this.streams.stderr.write(`${line(parts)}\n`);
   }
 
   /** A failure, on stderr, in every mode (JSON mode also puts it in the document). */
-  fail(line: string): void {
-    this.streams.stderr.write(`${this.err('red', '✖')} ${line}\n`);
+  fail(...parts: Part[]): void {
+    this.tell(this.err('red', '✖'), ' ', ...parts);
   }
 
   /** Styles text for stdout, when stdout takes colours. */
-  out(style: Style, text: string): string {
-    return this.#colourOut ? styleText(style, text, { validateStream: false }) : text;
+  out(style: Style, text: string): Styled {
+    return new Styled(
+      this.#colourOut
+        ? styleText(style, printable(text), { validateStream: false })
+        : printable(text),
+    );
   }
 
   /** Styles text for stderr, when stderr takes colours. */
-  err(style: Style, text: string): string {
-    return this.#colourErr ? styleText(style, text, { validateStream: false }) : text;
+  err(style: Style, text: string): Styled {
+    return new Styled(
+      this.#colourErr
+        ? styleText(style, printable(text), { validateStream: false })
+        : printable(text),
+    );
   }
 
   /**
    * Shows `text` on the live line (a spinner on stderr), or, without a person there, as a plain
    * line when `plain` is given. Lines written meanwhile go above it.
    */
-  async live(text: string, plain?: string): Promise<void> {
+  async live(shown: string, plain?: string): Promise<void> {
+    const text = printable(shown);
     if (!this.#redraws || this.json) {
       if (plain !== undefined) this.say(plain);
       return;
@@ -139,6 +176,11 @@ export class Terminal {
     this.#asking = run.catch(() => undefined);
     return run;
   }
+}
+
+/** The parts of a line as written: strings made printable, styled text as the terminal made it. */
+function line(parts: readonly Part[]): string {
+  return parts.map((part) => (part instanceof Styled ? part.text : printable(part))).join('');
 }
 
 /** Whether Node would colour this stream: a terminal with colours, or FORCE_COLOR; not NO_COLOR. */

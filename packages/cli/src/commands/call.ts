@@ -6,7 +6,9 @@
 import type { CallStatus, Progress, Tool } from '@toolwire/client';
 import { toolArguments } from '../arguments.ts';
 import { EXIT, type ExitCode, UsageError } from '../exit-codes.ts';
-import { MediaFiles, printCallResult } from '../render/content.ts';
+import { visible } from '../printable.ts';
+import { printCallResult } from '../render/content.ts';
+import { MediaFiles } from '../render/media-files.ts';
 import type { Session } from '../session.ts';
 
 export interface CallOptions {
@@ -16,6 +18,8 @@ export interface CallOptions {
   task?: boolean | undefined;
   /** Where media are saved. */
   out?: string | undefined;
+  /** Replace files already in `out`. */
+  force?: boolean | undefined;
 }
 
 const BAR_CELLS = 24;
@@ -46,7 +50,7 @@ export async function callCommand(
     onPartial: (blocks) => {
       for (const block of blocks) {
         if (block.type !== 'text' || terminal.json) continue;
-        terminal.streams.stdout.write(block.text);
+        terminal.write(block.text);
         open = !block.text.endsWith('\n');
         streamed = true;
       }
@@ -55,9 +59,12 @@ export async function callCommand(
   terminal.endLive();
   if (open) terminal.print();
   if (terminal.json) terminal.printJson(result);
-  else await printCallResult(result, terminal, new MediaFiles(options.out, name), streamed);
+  else {
+    const files = new MediaFiles(options.out, name, { force: options.force });
+    await printCallResult(result, terminal, files, streamed);
+  }
   if (result.isError) {
-    terminal.fail(`${name} reported a failure`);
+    terminal.fail(`${visible(name)} reported a failure`);
     return EXIT.toolFailed;
   }
   return EXIT.ok;
@@ -82,6 +89,6 @@ export function statusLine({ state, handle, message }: CallStatus): string {
 
 function offered(tools: readonly Tool[]): string {
   if (tools.length === 0) return 'it offers none';
-  const names = tools.map((tool) => tool.name);
+  const names = tools.map((tool) => visible(tool.name));
   return `it has ${names.slice(0, 12).join(', ')}${names.length > 12 ? `, and ${names.length - 12} more` : ''}`;
 }

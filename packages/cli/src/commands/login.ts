@@ -6,6 +6,7 @@
 import { authKeys, type IssuerRecord, type ResourceRecord } from '@toolwire/client';
 import type { FileAuthStore } from '../auth-store.ts';
 import { EXIT, type ExitCode } from '../exit-codes.ts';
+import { visible } from '../printable.ts';
 import type { Session } from '../session.ts';
 import type { Target } from '../target.ts';
 import type { Terminal } from '../terminal.ts';
@@ -20,10 +21,10 @@ export async function loginCommand(session: Session, store: FileAuthStore): Prom
   if (terminal.json) {
     terminal.printJson({ loggedIn, url, server, store: store.file });
   } else if (loggedIn) {
-    terminal.print(`Logged in to ${server.name} at ${url}.`);
+    terminal.print(`Logged in to ${visible(server.name)} at ${url}.`);
     terminal.print(`The tokens are kept in ${store.file}; every toolwire command uses them.`);
   } else {
-    terminal.print(`${server.name} at ${url} asked for no login.`);
+    terminal.print(`${visible(server.name)} at ${url} asked for no login.`);
   }
   return EXIT.ok;
 }

@@ -1,5 +1,7 @@
 import { EXIT, type ExitCode, UsageError } from '../exit-codes.ts';
-import { MediaFiles, printPrompt } from '../render/content.ts';
+import { visible } from '../printable.ts';
+import { printPrompt } from '../render/content.ts';
+import { MediaFiles, type MediaOptions } from '../render/media-files.ts';
 import type { Session } from '../session.ts';
 
 /** `toolwire prompt TARGET NAME [key=value…]`: a prompt's messages, its arguments filled in. */
@@ -7,6 +9,7 @@ export async function promptCommand(
   session: Session,
   words: readonly string[],
   out: string | undefined,
+  media: MediaOptions = {},
 ): Promise<ExitCode> {
   const { client, target, terminal, signal } = session;
   const [name, ...rest] = words;
@@ -14,7 +17,7 @@ export async function promptCommand(
   const prompts = await client.listPrompts({ signal });
   const prompt = prompts.find((candidate) => candidate.name === name);
   if (!prompt) {
-    const names = prompts.map((candidate) => candidate.name);
+    const names = prompts.map((candidate) => visible(candidate.name));
     throw new UsageError(
       `${target.label} has no prompt "${name}" (${names.length > 0 ? `it has ${names.join(', ')}` : 'it offers none'})`,
     );
@@ -32,6 +35,6 @@ export async function promptCommand(
   }
   const result = await client.getPrompt(name, args, { signal });
   if (terminal.json) terminal.printJson(result);
-  else await printPrompt(result, terminal, new MediaFiles(out, name));
+  else await printPrompt(result, terminal, new MediaFiles(out, name, media));
   return EXIT.ok;
 }

@@ -1,5 +1,6 @@
 import { EXIT, type ExitCode, UsageError } from '../exit-codes.ts';
-import { MediaFiles, printResource } from '../render/content.ts';
+import { printResource } from '../render/content.ts';
+import { MediaFiles, type MediaOptions } from '../render/media-files.ts';
 import type { Session } from '../session.ts';
 
 /** `toolwire read TARGET URI`: a resource's text, or its bytes saved to a file. */
@@ -7,6 +8,7 @@ export async function readCommand(
   session: Session,
   words: readonly string[],
   out: string | undefined,
+  media: MediaOptions = {},
 ): Promise<ExitCode> {
   const { client, terminal, signal } = session;
   const [uri, ...extra] = words;
@@ -14,6 +16,6 @@ export async function readCommand(
   if (extra.length > 0) throw new UsageError(`read takes one URI, got also ${extra.join(' ')}`);
   const result = await client.readResource(uri, { signal });
   if (terminal.json) terminal.printJson(result);
-  else await printResource(result, terminal, new MediaFiles(out, 'resource'));
+  else await printResource(result, terminal, new MediaFiles(out, 'resource', media));
   return EXIT.ok;
 }

@@ -12,6 +12,7 @@ import type {
   HandlerContext,
   JsonObject,
 } from '@toolwire/client';
+import { printable, visible } from '../printable.ts';
 import type { Terminal } from '../terminal.ts';
 
 /** What a field offers to choose from, from `enum` (+ legacy `enumNames`) or titled `oneOf`/`anyOf`. */
@@ -33,17 +34,21 @@ export async function askForm(
     output: terminal.streams.stderr,
     signal: context.signal,
   };
-  prompts.intro(`${context.server.name} asks:`, common);
-  if (request.message !== '') prompts.log.message(request.message, common);
+  // The prompts write to stderr themselves: every word of the server's is cleaned on the way in.
+  const server = visible(context.server.name);
+  prompts.intro(`${server} asks:`, common);
+  if (request.message !== '') prompts.log.message(printable(request.message), common);
   const { properties, required = [] } = request.requestedSchema;
   const content: Record<string, FormValue> = {};
   for (const [name, field] of Object.entries(properties)) {
     const isRequired = required.includes(name);
-    const message = `${field.title ?? name}${isRequired ? '' : ' (optional)'}${field.description ? `: ${field.description}` : ''}`;
-    const choices = choicesOf(field);
+    const message = printable(
+      `${field.title ?? name}${isRequired ? '' : ' (optional)'}${field.description ? `: ${field.description}` : ''}`,
+    );
+    const choices = shown(choicesOf(field));
     let value: unknown;
     if (field.type === 'array') {
-      const items = choicesOf(asObject(field['items'])) ?? [];
+      const items = shown(choicesOf(asObject(field['items']))) ?? [];
       value = await prompts.multiselect({
         ...common,
         message,
@@ -69,7 +74,10 @@ export async function askForm(
         message,
         ...(field.default === undefined
           ? {}
-          : { placeholder: String(field.default), defaultValue: String(field.default) }),
+          : {
+              placeholder: printable(String(field.default)),
+              defaultValue: String(field.default),
+            }),
         // Left empty, a field with a default takes it; one without is left out, if it may be.
         validate: (input) =>
           fieldProblem(field, input ?? '', isRequired && field.default === undefined),
@@ -82,11 +90,16 @@ export async function askForm(
   }
   const send = await prompts.confirm({
     ...common,
-    message: `Send this to ${context.server.name}?`,
+    message: `Send this to ${server}?`,
   });
   if (prompts.isCancel(send)) return cancelled(prompts, common);
   prompts.outro(send ? 'Sent.' : 'Declined.', common);
   return send ? { action: 'accept', content } : { action: 'decline' };
+}
+
+/** Choices as the prompt shows them: the labels cleaned, the values sent back as they came. */
+function shown(choices: Choice[] | undefined): Choice[] | undefined {
+  return choices?.map((choice) => ({ value: choice.value, label: printable(choice.label) }));
 }
 
 /** Without a person to ask: accept when every required field has a default (`--yes`). */

@@ -10,6 +10,7 @@ import type {
   SamplingResult,
 } from '@toolwire/client';
 import { UnansweredError } from '../exit-codes.ts';
+import { printable, visible } from '../printable.ts';
 import type { Terminal } from '../terminal.ts';
 
 /** The model name a typed answer goes back under. */
@@ -26,11 +27,14 @@ export async function askSampling(
     output: terminal.streams.stderr,
     signal: context.signal,
   };
+  // The prompts write to stderr themselves: the server's words are cleaned on the way in.
   prompts.intro(
-    `${context.server.name} asks for a model's answer (up to ${request.maxTokens} tokens):`,
+    printable(
+      `${visible(context.server.name)} asks for a model's answer (up to ${request.maxTokens} tokens):`,
+    ),
     common,
   );
-  prompts.log.message(describeSampling(request), common);
+  prompts.log.message(printable(describeSampling(request)), common);
   const answer = await prompts.text({
     ...common,
     message: 'Your answer (leave it empty to decline)',
@@ -57,7 +61,7 @@ export function describeSampling(request: SamplingRequest): string {
     lines.push(`${message.role}: ${blocks.map(describeBlock).join(' ')}`);
   }
   if (request.tools && request.tools.length > 0) {
-    lines.push(`tools offered: ${request.tools.map((tool) => tool.name).join(', ')}`);
+    lines.push(`tools offered: ${request.tools.map((tool) => visible(tool.name)).join(', ')}`);
   }
   return lines.join('\n');
 }
@@ -67,7 +71,7 @@ function describeBlock(block: SamplingContent): string {
     case 'text':
       return block.text;
     case 'tool_use':
-      return `[calls ${block.name} ${JSON.stringify(block.input)}]`;
+      return `[calls ${visible(block.name)} ${JSON.stringify(block.input)}]`;
     case 'tool_result':
       return `[result of ${block.toolUseId}]`;
     default:

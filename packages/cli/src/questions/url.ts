@@ -3,6 +3,7 @@
  * the user to open themselves. The CLI never opens, fetches or prefetches it.
  */
 import type { ElicitationResult, HandlerContext, UrlElicitation } from '@toolwire/client';
+import { printable, visible } from '../printable.ts';
 import type { Terminal } from '../terminal.ts';
 
 export async function askUrl(
@@ -16,10 +17,11 @@ export async function askUrl(
     output: terminal.streams.stderr,
     signal: context.signal,
   };
-  const host = new URL(request.url).host;
-  prompts.intro(`${context.server.name} asks you to open a page on ${host}:`, common);
-  if (request.message !== '') prompts.log.message(request.message, common);
-  prompts.log.message(terminal.err('underline', request.url), common);
+  // The prompts write to stderr themselves: the server's words are cleaned on the way in.
+  const host = visible(new URL(request.url).host);
+  prompts.intro(`${visible(context.server.name)} asks you to open a page on ${host}:`, common);
+  if (request.message !== '') prompts.log.message(printable(request.message), common);
+  prompts.log.message(terminal.err('underline', visible(request.url)).text, common);
   const action = await prompts.select({
     ...common,
     message: 'Open it in your browser and finish there, then say so here.',

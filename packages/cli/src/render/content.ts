@@ -3,9 +3,6 @@
  * embedded resources with their URIs, and media (images, audio, blobs) saved to files whose paths
  * are printed, since a terminal cannot show them.
  */
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type {
   CallToolResult,
   ContentBlock,
@@ -13,51 +10,9 @@ import type {
   ReadResourceResult,
   ResourceContents,
 } from '@toolwire/client';
+import { jsonText, printable, visible } from '../printable.ts';
 import type { Terminal } from '../terminal.ts';
-
-const EXTENSIONS: Record<string, string> = {
-  'image/png': 'png',
-  'image/jpeg': 'jpg',
-  'image/gif': 'gif',
-  'image/webp': 'webp',
-  'image/svg+xml': 'svg',
-  'audio/wav': 'wav',
-  'audio/x-wav': 'wav',
-  'audio/wave': 'wav',
-  'audio/mpeg': 'mp3',
-  'audio/ogg': 'ogg',
-  'audio/webm': 'webm',
-  'application/pdf': 'pdf',
-  'application/json': 'json',
-  'application/octet-stream': 'bin',
-  'text/plain': 'txt',
-};
-
-/** Saves media to files: in `--out DIR`, or a new directory under the system's temp directory. */
-export class MediaFiles {
-  readonly #chosen: string | undefined;
-  readonly #stem: string;
-  #dir: Promise<string> | undefined;
-  #count = 0;
-  readonly saved: string[] = [];
-
-  constructor(dir: string | undefined, stem: string) {
-    this.#chosen = dir;
-    this.#stem = stem.replace(/[^\w.-]+/g, '_').slice(0, 60) || 'content';
-  }
-
-  async save(base64: string, mimeType: string | undefined): Promise<string> {
-    this.#dir ??= this.#chosen
-      ? mkdir(this.#chosen, { recursive: true }).then(() => this.#chosen!)
-      : mkdtemp(join(tmpdir(), 'toolwire-'));
-    const dir = await this.#dir;
-    const extension = EXTENSIONS[(mimeType ?? '').split(';')[0]!.trim()] ?? 'bin';
-    const path = join(dir, `${this.#stem}-${++this.#count}.${extension}`);
-    await writeFile(path, Buffer.from(base64, 'base64'));
-    this.saved.push(path);
-    return path;
-  }
-}
+import type { MediaFiles } from './media-files.ts';
 
 /**
  * Prints a tool's result. `streamed` is true when its text already went out as partials: the
@@ -75,7 +30,7 @@ export async function printCallResult(
     if (block.type === 'text' && (streamed || sameAsStructured(block.text))) continue;
     await printBlock(block, terminal, files);
   }
-  if (structured !== undefined) terminal.print(JSON.stringify(structured, null, 2));
+  if (structured !== undefined) terminal.print(jsonText(structured));
 }
 
 export async function printBlock(
@@ -91,20 +46,27 @@ export async function printBlock(
     case 'audio': {
       const path = await files.save(block.data, block.mimeType);
       terminal.print(
-        `${terminal.out('dim', `[${block.type}, ${block.mimeType}]`)} saved to ${path}`,
+        terminal.out('dim', `[${block.type}, ${visible(block.mimeType)}]`),
+        ` saved to ${path}`,
       );
       return;
     }
     case 'resource_link': {
-      const about = [block.title ?? block.name, block.mimeType].filter(Boolean).join(', ');
-      terminal.print(`${terminal.out('dim', '[link]')} ${block.uri}${about ? ` (${about})` : ''}`);
+      // A link is shown as the text it is: whatever it hides (an OSC 8 target, say) written out.
+      const about = [printable(block.title ?? block.name), visible(block.mimeType ?? '')]
+        .filter(Boolean)
+        .join(', ');
+      terminal.print(
+        terminal.out('dim', '[link]'),
+        ` ${visible(block.uri)}${about ? ` (${about})` : ''}`,
+      );
       return;
     }
     case 'resource':
       await printContents(block.resource, terminal, files);
       return;
     default:
-      terminal.print(JSON.stringify(block));
+      terminal.print(jsonText(block, 0));
   }
 }
 
@@ -114,14 +76,15 @@ export async function printContents(
   terminal: Terminal,
   files: MediaFiles,
 ): Promise<void> {
-  const about = contents.mimeType ? `, ${contents.mimeType}` : '';
+  const about = contents.mimeType ? `, ${visible(contents.mimeType)}` : '';
+  const heading = terminal.out('dim', `[resource ${visible(contents.uri)}${about}]`);
   if ('text' in contents) {
-    terminal.print(terminal.out('dim', `[resource ${contents.uri}${about}]`));
+    terminal.print(heading);
     terminal.print(contents.text);
     return;
   }
   const path = await files.save(contents.blob, contents.mimeType);
-  terminal.print(`${terminal.out('dim', `[resource ${contents.uri}${about}]`)} saved to ${path}`);
+  terminal.print(heading, ` saved to ${path}`);
 }
 
 export async function printResource(
@@ -137,9 +100,9 @@ export async function printPrompt(
   terminal: Terminal,
   files: MediaFiles,
 ): Promise<void> {
-  if (result.description) terminal.print(terminal.out('dim', result.description));
+  if (result.description) terminal.print(terminal.out('dim', printable(result.description)));
   for (const message of result.messages) {
-    terminal.print(terminal.out('bold', `${message.role}:`));
+    terminal.print(terminal.out('bold', `${visible(message.role)}:`));
     await printBlock(message.content, terminal, files);
   }
 }

@@ -11,6 +11,7 @@ import type {
   ResourceTemplate,
   Tool,
 } from '@toolwire/client';
+import { printable, visible } from '../printable.ts';
 import type { Terminal } from '../terminal.ts';
 import { cut, oneLine, table, wrap } from './table.ts';
 
@@ -111,18 +112,21 @@ function negotiation(dialect: string, version: string, protocol: string): string
 export function printInspection(found: Inspection, terminal: Terminal): void {
   const width = terminal.columns;
   const indent = ' '.repeat(14);
+  // Cleaned before the layout, so that widths count what is shown; names show what they hide.
   const line = (label: string, text: string) => {
-    const [first = '', ...more] = wrap(text, width - indent.length, indent);
-    terminal.print(`${terminal.out('bold', label.padEnd(14))}${first}`);
+    const [first = '', ...more] = wrap(printable(text), width - indent.length, indent);
+    terminal.print(terminal.out('bold', label.padEnd(14)), first);
     for (const next of more) terminal.print(next);
   };
+  const cell = (text: string | undefined) => oneLine(printable(text ?? ''));
+  const name = (text: unknown) => visible(String(text ?? ''));
   const info = found.serverInfo;
-  const title = typeof info['title'] === 'string' ? ` (${info['title']})` : '';
-  line('server', `${info['name']} ${info['version']}${title}`);
+  const title = typeof info['title'] === 'string' ? ` (${cell(info['title'])})` : '';
+  line('server', `${name(info['name'])} ${name(info['version'])}${title}`);
   line('at', found.target);
   const over = found.transport === 'stdio' ? 'stdio (a local process)' : 'HTTP';
-  line('dialect', `${DIALECT_NAMES[found.dialect] ?? found.dialect}, over ${over}`);
-  line('revision', found.protocolVersion);
+  line('dialect', `${DIALECT_NAMES[found.dialect] ?? name(found.dialect)}, over ${over}`);
+  line('revision', name(found.protocolVersion));
   line('negotiated', found.negotiation);
   line('capabilities', describeCapabilities(found.capabilities) || 'none');
   if (found.instructions) line('instructions', found.instructions);
@@ -140,12 +144,12 @@ export function printInspection(found: Inspection, terminal: Terminal): void {
     found.tools.length,
     ['NAME', 'TITLE', 'HINTS', 'OUTPUT', 'TASK', 'DESCRIPTION'],
     found.tools.map((tool) => [
-      tool.name,
-      tool.title ?? tool.annotations?.title ?? '',
+      name(tool.name),
+      cell(tool.title ?? tool.annotations?.title),
       hints(tool),
       tool.outputSchema ? 'schema' : '',
       taskSupport(tool),
-      oneLine(tool.description),
+      cell(tool.description),
     ]),
   );
   section(
@@ -153,10 +157,10 @@ export function printInspection(found: Inspection, terminal: Terminal): void {
     found.resources.length,
     ['URI', 'NAME', 'TYPE', 'DESCRIPTION'],
     found.resources.map((resource) => [
-      resource.uri,
-      resource.title ?? resource.name,
-      resource.mimeType ?? '',
-      oneLine(resource.description),
+      name(resource.uri),
+      cell(resource.title ?? resource.name),
+      name(resource.mimeType ?? ''),
+      cell(resource.description),
     ]),
   );
   section(
@@ -164,10 +168,10 @@ export function printInspection(found: Inspection, terminal: Terminal): void {
     found.resourceTemplates.length,
     ['URI TEMPLATE', 'NAME', 'TYPE', 'DESCRIPTION'],
     found.resourceTemplates.map((template) => [
-      template.uriTemplate,
-      template.title ?? template.name,
-      template.mimeType ?? '',
-      oneLine(template.description),
+      name(template.uriTemplate),
+      cell(template.title ?? template.name),
+      name(template.mimeType ?? ''),
+      cell(template.description),
     ]),
   );
   section(
@@ -175,13 +179,15 @@ export function printInspection(found: Inspection, terminal: Terminal): void {
     found.prompts.length,
     ['NAME', 'ARGUMENTS', 'DESCRIPTION'],
     found.prompts.map((prompt) => [
-      prompt.name,
-      (prompt.arguments ?? []).map((arg) => `${arg.name}${arg.required ? '*' : ''}`).join(' '),
-      oneLine(prompt.description),
+      name(prompt.name),
+      (prompt.arguments ?? [])
+        .map((arg) => `${name(arg.name)}${arg.required ? '*' : ''}`)
+        .join(' '),
+      cell(prompt.description),
     ]),
   );
   for (const [list, problem] of Object.entries(found.problems ?? {})) {
-    terminal.say(terminal.err('yellow', `could not list ${list}: ${cut(problem, 200)}`));
+    terminal.say(terminal.err('yellow', `could not list ${list}: ${cut(printable(problem), 200)}`));
   }
 }
 
@@ -195,7 +201,9 @@ export function describeCapabilities(capabilities: JsonObject): string {
               .filter(([, on]) => on !== false && on !== null)
               .map(([key]) => key)
           : [];
-      return parts.length > 0 ? `${name} (${parts.join(', ')})` : name;
+      // The server names its capabilities: written out like any name.
+      const shown = visible(name);
+      return parts.length > 0 ? `${shown} (${parts.map(visible).join(', ')})` : shown;
     })
     .join(', ');
 }
