@@ -121,6 +121,7 @@ const LAYERS: Record<string, number> = {
   'negotiate/': 2,
   'transport/': 1,
   'errors.ts': 0,
+  'option-keys.ts': 0,
   'wire-codes.ts': 0,
   'telemetry/': 0,
   'deadline.ts': 0,
