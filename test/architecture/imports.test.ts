@@ -101,6 +101,7 @@ const LAYERS: Record<string, number> = {
   'stale-results.ts': 5,
   'options.ts': 5,
   'connection.ts': 5,
+  'credentials-required.ts': 5,
   'apps.ts': 5,
   'guarded-verdicts.ts': 5,
   'stdio-server.ts': 5,
