@@ -177,10 +177,11 @@ test.each([
   },
 );
 
-test('without auth, a protected server is an HttpStatusError 401, as before', async () => {
+test('without auth, a protected server says it wants credentials; the 401 is the cause', async () => {
   await using server = await protectedServer();
   await using client = createMcpClient(server.urls.modern);
   const error = await client.listTools().catch((e: unknown) => e);
-  expect(error).toBeInstanceOf(HttpStatusError);
-  expect((error as HttpStatusError).status).toBe(401);
+  expect(error).toMatchObject({ reason: 'credentials_required', status: 401, scheme: 'Bearer' });
+  expect((error as Error).cause).toBeInstanceOf(HttpStatusError);
+  expect(((error as Error).cause as HttpStatusError).status).toBe(401);
 });

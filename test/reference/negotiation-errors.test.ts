@@ -47,13 +47,19 @@ test('a 403 with a plain-text reason quotes its first line in the message', asyn
   ]);
   await using client = createMcpClient(server.url);
   const error = await client.connect().catch((e: unknown) => e);
-  expect(error).toBeInstanceOf(HttpStatusError);
-  expect(error).toMatchObject({
+  // Without `auth`, a 403 while connecting says credentials are wanted, quoting the server.
+  expect(error).toMatchObject({ reason: 'credentials_required', status: 403 });
+  expect((error as Error).message).toContain(
+    'HTTP 403 "Access is only allowed at localhost:8931", no challenge',
+  );
+  const refusal = (error as Error).cause;
+  expect(refusal).toBeInstanceOf(HttpStatusError);
+  expect(refusal).toMatchObject({
     status: 403,
     reason: 'Access is only allowed at localhost:8931',
     method: 'server/discover',
   });
-  expect((error as Error).message).toContain(
+  expect((refusal as Error).message).toContain(
     'server answered HTTP 403 "Access is only allowed at localhost:8931"',
   );
 });
@@ -70,7 +76,9 @@ test('an HTML or JSON error body is left to bodyExcerpt: its first line says not
     ),
   ]);
   await using client = createMcpClient(server.url);
-  const error = (await client.connect().catch((e: unknown) => e)) as HttpStatusError;
+  const failed = (await client.connect().catch((e: unknown) => e)) as Error;
+  const error = failed.cause as HttpStatusError;
+  expect(error).toBeInstanceOf(HttpStatusError);
   expect(error.reason).toBeUndefined();
   expect(error.message).toMatch(/^server answered HTTP 403: /);
   expect(error.bodyExcerpt).toContain('<title>Forbidden</title>');

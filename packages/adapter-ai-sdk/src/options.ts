@@ -4,8 +4,10 @@
  */
 import {
   type CallToolResult,
+  checkKeys,
   type JsonObject,
   type Tool as McpTool,
+  type OptionKeys,
   type Progress,
   type ResourceLink,
   ToolPins,
@@ -183,10 +185,37 @@ export interface ResolvedOptions {
   signal: AbortSignal | undefined;
 }
 
+/**
+ * Every key the options take: a typo is a TypeError. `schemas`, `providerOptions` and
+ * `inputExamples` are keyed by the user's tool names and providers, so not checked inside.
+ */
+const OPTION_KEYS = {
+  include: true,
+  exclude: true,
+  filter: true,
+  prefix: true,
+  schemas: true,
+  needsApproval: true,
+  deferLoading: true,
+  strict: true,
+  providerOptions: true,
+  inputExamples: true,
+  preliminaryResults: true,
+  pin: true,
+  readResourceLinks: true,
+  toolErrors: true,
+  beforeCall: true,
+  afterCall: true,
+  onProgress: true,
+  timeoutMs: true,
+  signal: true,
+} as const satisfies OptionKeys<McpToolsOptions>;
+
 export function resolveOptions(options: McpToolsOptions<ToolSchemas, string>): ResolvedOptions {
   if (typeof options !== 'object' || options === null) {
     throw new TypeError('expected the options of mcpTools to be an object');
   }
+  checkKeys(options, OPTION_KEYS);
   const { needsApproval = false, readResourceLinks = false, toolErrors = 'output' } = options;
   if (toolErrors !== 'output' && toolErrors !== 'throw') {
     throw new TypeError(

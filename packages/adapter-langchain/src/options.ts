@@ -5,7 +5,9 @@
 import type { ToolRunnableConfig } from '@langchain/core/tools';
 import {
   type CallToolResult,
+  checkKeys,
   type JsonObject,
+  type OptionKeys,
   type Progress,
   type Tool,
   ToolPins,
@@ -120,7 +122,29 @@ export interface ResolvedOptions extends Omit<McpToolsOptions, 'deferLoading' | 
   pins: ToolPins | undefined;
 }
 
+/** Every key the options take (`signal` is `mcpStructuredTools`'): a typo is a TypeError. */
+const OPTION_KEYS = {
+  serverName: true,
+  include: true,
+  exclude: true,
+  filter: true,
+  prefix: true,
+  safeNames: true,
+  handleToolError: true,
+  timeoutMs: true,
+  maxRecursion: true,
+  beforeCall: true,
+  afterCall: true,
+  onProgress: true,
+  streamProgress: true,
+  deferLoading: true,
+  resources: true,
+  pin: true,
+  signal: true,
+} as const satisfies OptionKeys<McpToolsOptions & { signal?: AbortSignal }>;
+
 export function resolveOptions(options: McpToolsOptions): ResolvedOptions {
+  checkKeys(options, OPTION_KEYS);
   for (const key of ['include', 'exclude'] as const) {
     const list = options[key];
     if (list !== undefined && !(Array.isArray(list) && list.every((n) => typeof n === 'string'))) {

@@ -59,11 +59,16 @@ export async function showSignIn(url: URL, terminal: Terminal, browser: boolean)
 }
 
 /**
- * Whether `error` means the server wants credentials that `toolwire login` gets: a 401, or an
- * authorization that needs the user again (`interaction_required`).
+ * Whether `error` means the server wants credentials that `toolwire login` gets: a 401, a server
+ * that refused to be spoken to without credentials (`credentials_required`), or an authorization
+ * that needs the user again (`interaction_required`).
  */
 export function needsLogin(error: unknown): boolean {
   if (!isMcpError(error)) return false;
   if (error.code === 'HTTP_STATUS') return (error as HttpStatusError).status === 401;
-  return error.code === 'AUTHORIZATION' && Reflect.get(error, 'reason') === 'interaction_required';
+  const reason = Reflect.get(error, 'reason');
+  return (
+    error.code === 'AUTHORIZATION' &&
+    (reason === 'interaction_required' || reason === 'credentials_required')
+  );
 }

@@ -44,7 +44,10 @@ export function describeError(error: unknown): string {
   if (needsLogin(failed)) {
     const url = (failed as McpError).url;
     const where = url ? new URL(url).href : 'the server';
-    return `${where} asks you to log in: run toolwire login ${where} (or pass -H "Authorization: …")`;
+    // The scheme the server's challenge names, never what else it said.
+    const scheme = Reflect.get(failed as McpError, 'scheme');
+    const named = typeof scheme === 'string' ? `; its challenge names ${scheme}` : '';
+    return `${where} asks you to log in: run toolwire login ${where} (or pass -H "Authorization: …")${named}`;
   }
   const unanswered = causeOfType(error, UnansweredError);
   if (unanswered) return unanswered.message;

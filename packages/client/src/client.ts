@@ -32,6 +32,7 @@ import { Responder } from './handlers/responder.ts';
 import { UrlCompletions } from './handlers/url-completions.ts';
 import { type CallHandle, checkHandle } from './handles.ts';
 import { isObject, type JsonObject } from './jsonrpc.ts';
+import { checkKeys, type OptionKeys } from './option-keys.ts';
 import {
   type ClientOptions,
   type ResolvedOptions,
@@ -125,6 +126,36 @@ export interface ListToolsOptions extends ListOptions {
   forModel?: boolean;
 }
 
+/** The keys each method's options take: a key of the interface left out here does not compile. */
+const REQUEST_KEYS = {
+  signal: true,
+  timeoutMs: true,
+  maxTimeoutMs: true,
+} as const satisfies OptionKeys<RequestOptions>;
+
+export const CALL_TOOL_KEYS = {
+  ...REQUEST_KEYS,
+  onProgress: true,
+  // `meta` and `headers` hold the caller's own keys.
+  meta: true,
+  onPartial: true,
+  onStatus: true,
+  headers: true,
+  task: true,
+} as const satisfies OptionKeys<CallToolOptions>;
+
+const LIST_KEYS = { ...REQUEST_KEYS, refresh: true } as const satisfies OptionKeys<ListOptions>;
+
+const LIST_TOOLS_KEYS = {
+  ...LIST_KEYS,
+  forModel: true,
+} as const satisfies OptionKeys<ListToolsOptions>;
+
+/** `readAppResource` passes the tool a view belongs to, as it does to `McpClients`. */
+const READ_KEYS = { ...LIST_KEYS, tool: true } as const;
+
+const COMPLETE_KEYS = { ...REQUEST_KEYS, context: { arguments: true } } as const;
+
 export class McpClient implements AsyncDisposable {
   readonly url: string;
   readonly #options: ResolvedOptions;
@@ -210,6 +241,7 @@ export class McpClient implements AsyncDisposable {
   /** Connects now rather than on first use. Safe to call more than once. */
   async connect(options: RequestOptions = {}): Promise<void> {
     try {
+      checkKeys(options, REQUEST_KEYS);
       await this.#connected(options);
     } catch (error) {
       throw typedError(error, { url: this.url, method: 'initialize' });
@@ -226,6 +258,12 @@ export class McpClient implements AsyncDisposable {
    * list changed, or for the time a modern server allows.
    */
   async listTools(options: ListToolsOptions = {}): Promise<Tool[]> {
+    checkKeys(options, LIST_TOOLS_KEYS);
+    return this.#listTools(options);
+  }
+
+  /** `listTools` for the client's own lookups, which pass a call's options along. */
+  async #listTools(options: ListToolsOptions): Promise<Tool[]> {
     checkLimits(options);
     const tools = await this.#cache.get(
       'tools/list',
@@ -262,6 +300,7 @@ export class McpClient implements AsyncDisposable {
     options: CallToolOptions = {},
   ): Promise<CallToolResult> {
     try {
+      checkKeys(options, CALL_TOOL_KEYS);
       if (typeof name !== 'string' || name === '') {
         throw usageError(
           `expected a tool name, got ${name === '' ? 'an empty string' : typeof name}`,
@@ -314,7 +353,7 @@ export class McpClient implements AsyncDisposable {
   ): Promise<CallToolResult> {
     const call = (definition: Tool | undefined) =>
       this.#request(toolCall(name, params, definition, options), options);
-    const list = (refresh: boolean) => this.listTools({ ...options, refresh });
+    const list = (refresh: boolean) => this.#listTools({ ...options, refresh });
     return recoverCall(error, name, known, { call, list }, where).then(({ answer, tool }) =>
       finished(answer.result, tool, where),
     );
@@ -326,6 +365,7 @@ export class McpClient implements AsyncDisposable {
    * another client, in another process, as long as it speaks to the same URL.
    */
   async redeem(handle: CallHandle, options: CallToolOptions = {}): Promise<CallToolResult> {
+    checkKeys(options, CALL_TOOL_KEYS);
     const checked = checkHandle(handle);
     if (checked.url !== this.url) {
       throw usageError(`the handle belongs to ${checked.url}, this client to ${this.url}`);
@@ -362,6 +402,7 @@ export class McpClient implements AsyncDisposable {
   }
 
   async readResource(uri: string, options: ListOptions = {}): Promise<ReadResourceResult> {
+    checkKeys(options, READ_KEYS);
     checkLimits(options);
     return this.#cache.get(
       readKey(uri),
@@ -383,6 +424,7 @@ export class McpClient implements AsyncDisposable {
 
   /** Asks the server to send `resourceUpdated` events for `uri`. */
   async subscribeResource(uri: string, options: RequestOptions = {}): Promise<void> {
+    checkKeys(options, REQUEST_KEYS);
     await this.#request(
       { method: 'resources/subscribe', params: { uri }, idempotent: true },
       options,
@@ -390,6 +432,7 @@ export class McpClient implements AsyncDisposable {
   }
 
   async unsubscribeResource(uri: string, options: RequestOptions = {}): Promise<void> {
+    checkKeys(options, REQUEST_KEYS);
     await this.#request(
       { method: 'resources/unsubscribe', params: { uri }, idempotent: true },
       options,
@@ -405,6 +448,7 @@ export class McpClient implements AsyncDisposable {
     args: Record<string, string> = {},
     options: RequestOptions = {},
   ): Promise<GetPromptResult> {
+    checkKeys(options, REQUEST_KEYS);
     const { result } = await this.#request(
       { method: 'prompts/get', params: { name, arguments: args }, idempotent: true },
       options,
@@ -418,6 +462,7 @@ export class McpClient implements AsyncDisposable {
     argument: { name: string; value: string },
     options: RequestOptions & { context?: { arguments?: Record<string, string> } } = {},
   ): Promise<CompleteResult> {
+    checkKeys(options, COMPLETE_KEYS);
     const params: JsonObject = { ref, argument };
     if (options.context) params['context'] = options.context;
     const { result } = await this.#request(
@@ -434,6 +479,7 @@ export class McpClient implements AsyncDisposable {
   }
 
   async setLoggingLevel(level: LoggingLevel, options: RequestOptions = {}): Promise<void> {
+    checkKeys(options, REQUEST_KEYS);
     await this.#request(
       { method: 'logging/setLevel', params: { level }, idempotent: true },
       options,
@@ -446,6 +492,7 @@ export class McpClient implements AsyncDisposable {
    * roots afresh with each call that needs them.
    */
   async rootsChanged(options: RequestOptions = {}): Promise<void> {
+    checkKeys(options, REQUEST_KEYS);
     if (!this.#options.handlers.roots || !this.#dialect?.notify) return;
     using deadline = callDeadline(options, this.#options, {
       url: this.url,
@@ -456,6 +503,7 @@ export class McpClient implements AsyncDisposable {
 
   /** Checks that the server answers. */
   async ping(options: RequestOptions = {}): Promise<void> {
+    checkKeys(options, REQUEST_KEYS);
     await this.#request({ method: 'ping', idempotent: true }, options);
   }
 
@@ -482,14 +530,17 @@ export class McpClient implements AsyncDisposable {
 
   async #toolNamed(name: string, options: RequestOptions): Promise<Tool | undefined> {
     // Any listing will do to look a tool up, fresh or not: a call should not wait for a relisting.
-    const known = this.#cache.peek<Tool[]>('tools/list') ?? this.listTools(options);
+    const known = this.#cache.peek<Tool[]>('tools/list') ?? this.#listTools(options);
     const cached = (await known).find((tool) => tool.name === name);
     if (cached) return cached;
     // The listing may predate the tool: look once more before calling it unknown.
-    return (await this.listTools({ ...options, refresh: true })).find((tool) => tool.name === name);
+    return (await this.#listTools({ ...options, refresh: true })).find(
+      (tool) => tool.name === name,
+    );
   }
 
   async #cachedList<T>(method: string, key: string, options: ListOptions): Promise<T[]> {
+    checkKeys(options, LIST_KEYS);
     checkLimits(options);
     return this.#cache.get(method, () => this.#listAll<T>(method, key, options), options.refresh);
   }

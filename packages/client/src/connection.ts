@@ -5,6 +5,7 @@
  */
 import type { Dispatcher } from 'undici';
 import { StreamableHttpChannel } from './channels/streamable-http.ts';
+import { credentialsRequired } from './credentials-required.ts';
 import type { Deadline } from './deadline.ts';
 import type { Ask, Dialect, DialectEvents } from './dialects/dialect.ts';
 import { withTasksExtension } from './dialects/mcp-stateless/tasks.ts';
@@ -60,7 +61,7 @@ export function openDialect(
   };
   // The legacy era keeps a session: a channel of its own, made for each attempt to open one.
   const session = { ...streams, timeoutMs: options.timeoutMs, maxTimeoutMs: options.maxTimeoutMs };
-  return negotiate(
+  const negotiated = negotiate(
     {
       choice: options.protocolVersion,
       dialect: options.dialect,
@@ -100,6 +101,9 @@ export function openDialect(
     events,
     deadline,
   );
+  return negotiated.catch((error: unknown) => {
+    throw credentialsRequired(error, options);
+  });
 }
 
 /** How long `close()` waits for a local server to exit, after ending stdin and after SIGTERM. */

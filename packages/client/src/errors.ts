@@ -871,7 +871,12 @@ export type AuthorizationFailure =
   /** An interactive authorization is needed and no `authorize` callback was given. */
   | 'interaction_required'
   /** A callback of the application's (`authorize`, a token function, a provider) threw: `cause`. */
-  | 'callback_failed';
+  | 'callback_failed'
+  /**
+   * The server refused to be spoken to without credentials (401 or 403 while connecting) and no
+   * `auth` was given: `scheme` is what its challenge names; `cause` is the refusal.
+   */
+  | 'credentials_required';
 
 /**
  * Authorization failed for good: the server still refuses, or the authorization server said no.
@@ -883,14 +888,20 @@ export class AuthorizationError extends McpError {
   readonly reason: AuthorizationFailure;
   /** The authorization server's error code (`invalid_grant`, `access_denied`, ...), when it sent one. */
   readonly oauthError: string | undefined;
+  /** The scheme of the server's `WWW-Authenticate` challenge (`Bearer`), when it sent one. */
+  readonly scheme: string | undefined;
   constructor(
     reason: AuthorizationFailure,
     message: string,
-    options: McpErrorOptions & { oauthError?: string | undefined } = {},
+    options: McpErrorOptions & {
+      oauthError?: string | undefined;
+      scheme?: string | undefined;
+    } = {},
   ) {
     super('AUTHORIZATION', message, options);
     this.reason = reason;
     this.oauthError = options.oauthError;
+    this.scheme = options.scheme;
   }
 }
 

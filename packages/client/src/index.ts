@@ -59,6 +59,9 @@ export { memoryVerdictStore } from './negotiate/verdicts.ts';
 export { authKeys, memoryAuthStore } from './auth/store.ts';
 export { loopbackAuthorization } from './auth/loopback.ts';
 
+// The check of options' keys, for packages built on the client (the adapters, the stores).
+export { checkKeys } from './option-keys.ts';
+
 // MCP Apps and tool-definition pinning.
 export { readAppResource, visibleToApp, visibleToModel } from './apps.ts';
 export { ToolPins, toolFingerprint } from './pins.ts';

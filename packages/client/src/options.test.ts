@@ -184,3 +184,53 @@ describe('resolveOptions', () => {
     expect(() => resolveOptions('/mcp')).toThrow(/absolute http\(s\) or grpc\(s\) URL/);
   });
 });
+
+describe('unknown keys', () => {
+  it.each([
+    [{ bogus: 1 }, /^unknown option `bogus`; the options here are `clientInfo`/],
+    [{ limits: { concurrency: 4 } }, /^unknown option `limits`/],
+    [{ cache: { results: 1 } }, /^unknown option `cache`/],
+    [{ timeoutMS: 5 }, /^unknown option `timeoutMS`; did you mean `timeoutMs`\?$/],
+    [{ retry: { retires: 1 } }, /^unknown option `retry.retires`; did you mean `retry.retries`\?$/],
+    [{ webtools: { sesionId: 'a' } }, /`webtools.sesionId`; did you mean `webtools.sessionId`/],
+    [
+      { tracing: { tracerprovider: {} } },
+      /`tracing.tracerprovider`; did you mean `tracing.tracerProvider`/,
+    ],
+    [{ apps: { mimeType: [] } }, /`apps.mimeType`; did you mean `apps.mimeTypes`/],
+    [
+      { auth: { clientMetadataURL: 'x' } },
+      /`auth.clientMetadataURL`; did you mean `auth.clientMetadataUrl`/,
+    ],
+    [
+      { auth: { client: { clientID: 'a' } } },
+      /`auth.client.clientID`; did you mean `auth.client.clientId`/,
+    ],
+    [
+      { auth: { client: { clientId: 'a' }, grant: { type: 'client_credentials', scope: 'x' } } },
+      /`auth.grant.scope`/,
+    ],
+  ])('are a TypeError naming them: %j', (options, message) => {
+    expect(() => resolveOptions(ENDPOINT, options as ClientOptions)).toThrow(
+      expect.objectContaining({ name: 'TypeError', message: expect.stringMatching(message) }),
+    );
+  });
+
+  it("are the user's own where the keys are data", () => {
+    expect(() =>
+      resolveOptions(ENDPOINT, {
+        headers: { 'X-Anything': 'a' },
+        clientInfo: { name: 'a', version: '1', websiteUrl: 'https://example.com' } as never,
+        extensions: { 'com.example/audit': { anything: 1 } },
+        auth: { headers: () => ({}), ownState: 1 } as never,
+        webtools: { config: { anyKey: 1 } },
+      }),
+    ).not.toThrow();
+    expect(() =>
+      resolveOptions({ command: 'node', env: { ANY_NAME: 'x' } }, { listen: false }),
+    ).not.toThrow();
+    expect(() => resolveOptions({ command: 'node', argv: ['x'] } as never)).toThrow(
+      /unknown option `argv`; did you mean `args`\?/,
+    );
+  });
+});

@@ -6,7 +6,14 @@ import type { Dispatcher } from 'undici';
 import packageJson from '../package.json' with { type: 'json' };
 import { APP_MIME_TYPE, APPS_EXTENSION } from './apps.ts';
 import { checkAuth, type HeadersSource } from './auth/gate.ts';
-import type { AuthOption } from './auth/types.ts';
+import type { LoopbackAuthorization } from './auth/loopback.ts';
+import type {
+  AuthOption,
+  AuthProvider,
+  MachineGrant,
+  OAuthOptions,
+  RegisteredClient,
+} from './auth/types.ts';
 import { isGrpcUrl } from './dialects/mcp-lite/grpc/url.ts';
 import type { WebtoolsOptions } from './dialects/webtools/index.ts';
 import type {
@@ -26,6 +33,7 @@ import {
   MODERN_VERSIONS,
   type ProtocolChoice,
 } from './negotiate/versions.ts';
+import { checkKeys, type OptionKeys, type OptionShape } from './option-keys.ts';
 import {
   isStdioServer,
   type ResolvedStdio,
@@ -225,6 +233,107 @@ export interface ClientOptions {
   apps?: boolean | { mimeTypes: readonly string[] };
 }
 
+/** The keys of a grant, by its `type`; an unknown type is left to `checkAuth`. */
+const GRANT_KEYS: {
+  readonly [T in MachineGrant['type']]: OptionKeys<Extract<MachineGrant, { type: T }>>;
+} = {
+  client_credentials: { type: true },
+  jwt_bearer: { type: true, assertion: true },
+  enterprise: {
+    type: true,
+    idp: {
+      tokenEndpoint: true,
+      issuer: true,
+      clientId: true,
+      clientSecret: true,
+      idToken: true,
+    } satisfies OptionKeys<Extract<MachineGrant, { type: 'enterprise' }>['idp']>,
+  },
+};
+
+const OAUTH_KEYS = {
+  authorize: true,
+  redirectUri: true,
+  client: {
+    clientId: true,
+    clientSecret: true,
+    privateKey: true,
+    signingAlgorithm: true,
+    authMethod: true,
+    issuer: true,
+  } satisfies OptionKeys<RegisteredClient>,
+  clientMetadataUrl: true,
+  clientName: true,
+  applicationType: true,
+  grant: (grant) => GRANT_KEYS[(grant as { type?: MachineGrant['type'] }).type!],
+  scopes: true,
+  offlineAccess: true,
+  dpop: true,
+  store: true,
+  maxStepUps: true,
+  // The loopback helper is given as `auth` whole: its `close` comes along.
+  close: true,
+} satisfies OptionKeys<OAuthOptions & Pick<LoopbackAuthorization, 'close'>>;
+
+/**
+ * Every key `ClientOptions` takes, and the keys of the objects in it: an option added to the
+ * interface and not here does not compile. `true` where the keys are the user's, not ours.
+ */
+export const CLIENT_OPTION_KEYS = {
+  clientInfo: true,
+  protocolVersion: true,
+  dialect: true,
+  webtools: {
+    config: true,
+    version: true,
+    metadata: true,
+    digest: true,
+    onChange: true,
+    sessionId: true,
+  } satisfies OptionKeys<WebtoolsOptions>,
+  verdicts: true,
+  headers: true,
+  // A provider is the application's own object: only OAuth options are ours to name.
+  auth: (auth) =>
+    typeof (auth as Partial<AuthProvider>).headers === 'function' ? undefined : OAUTH_KEYS,
+  timeoutMs: true,
+  maxTimeoutMs: true,
+  resetTimeoutOnProgress: true,
+  connectTimeoutMs: true,
+  maxResponseBytes: true,
+  maxEventSize: true,
+  retry: {
+    retries: true,
+    minDelayMs: true,
+    maxDelayMs: true,
+    maxRetryAfterMs: true,
+    maxResumes: true,
+  } satisfies OptionKeys<RetryPolicy>,
+  listen: true,
+  reconnectAttempts: true,
+  maxPages: true,
+  dispatcher: true,
+  onElicitation: true,
+  elicitationModes: true,
+  onSampling: true,
+  samplingTools: true,
+  roots: true,
+  maxInputRounds: true,
+  autoRedeem: true,
+  handles: true,
+  tracing: { tracerProvider: true },
+  extensions: true,
+  apps: { mimeTypes: true },
+} as const satisfies OptionKeys<ClientOptions>;
+
+/** A local server's target: `env` holds the user's variables, not option names. */
+const STDIO_KEYS = {
+  command: true,
+  args: true,
+  cwd: true,
+  env: true,
+} as const satisfies OptionKeys<StdioServer>;
+
 export interface ResolvedOptions {
   /** The URL, or for a local server its command line as errors name it. */
   url: string;
@@ -294,6 +403,8 @@ export const DEFAULTS = Object.freeze({
 export type ServerTarget = string | URL | StdioServer;
 
 export function resolveOptions(server: ServerTarget, options: ClientOptions = {}): ResolvedOptions {
+  checkKeys(options, CLIENT_OPTION_KEYS satisfies OptionShape);
+  if (isStdioServer(server)) checkKeys(server, STDIO_KEYS);
   const retry = { ...DEFAULTS.retry, ...options.retry };
   const stdio = isStdioServer(server) ? resolveStdio(server, options) : undefined;
   const resolved: ResolvedOptions = {

@@ -7,6 +7,7 @@
 // One server, several servers, and the options they are made with.
 export type { CallToolOptions, ListOptions, ListToolsOptions, RequestOptions } from './client.ts';
 export type { ClientInfo, ClientOptions } from './options.ts';
+export type { KeyShape, OptionKeys, OptionShape } from './option-keys.ts';
 export type { ClientEvents } from './events.ts';
 export type { ToolStreamEvent } from './tool-stream.ts';
 export type {

@@ -2,6 +2,7 @@
  * The stores many toolwire clients share through one Redis: pass `handles` and `verdicts` to
  * `createMcpClient` in every worker, and close the stores when the worker stops.
  */
+import { checkKeys, type OptionKeys } from '@toolwire/client';
 import { type RedisAuthStore, redisAuthStore } from './auth.ts';
 import { Connection, type RedisCommands } from './connection.ts';
 import { type RedisHandleStore, redisHandleStore } from './handles.ts';
@@ -60,7 +61,19 @@ export const REDIS_DEFAULTS = Object.freeze({
   verdictTtlMs: 86_400_000,
 });
 
+/** Every key the options take: a typo (`handleTTLMs`) is a TypeError, not a default. */
+const OPTION_KEYS = {
+  url: true,
+  client: true,
+  secrets: true,
+  prefix: true,
+  timeoutMs: true,
+  handleTtlMs: true,
+  verdictTtlMs: true,
+} as const satisfies OptionKeys<RedisStoresOptions>;
+
 export function createRedisStores(options: RedisStoresOptions): RedisStores {
+  checkKeys(options, OPTION_KEYS);
   const secrets = secretsFrom(options.secrets);
   const prefix = options.prefix ?? REDIS_DEFAULTS.prefix;
   const timeoutMs = options.timeoutMs ?? REDIS_DEFAULTS.timeoutMs;

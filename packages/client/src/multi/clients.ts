@@ -6,6 +6,7 @@
  * until it answers. Closing closes them all.
  */
 import {
+  CALL_TOOL_KEYS,
   type CallToolOptions,
   createMcpClient,
   type ListOptions,
@@ -23,7 +24,8 @@ import {
 } from '../errors.ts';
 import type { ClientEvents } from '../events.ts';
 import type { JsonObject } from '../jsonrpc.ts';
-import type { ClientOptions } from '../options.ts';
+import { checkKeys, type OptionKeys } from '../option-keys.ts';
+import { CLIENT_OPTION_KEYS, type ClientOptions } from '../options.ts';
 import type { ToolStreamEvent } from '../tool-stream.ts';
 import type { CallToolResult, ReadResourceResult, Tool } from '../types.ts';
 import { ServerToolNames, type ToolOriginName } from './names.ts';
@@ -43,6 +45,12 @@ export interface McpClientsOptions extends ClientOptions {
    */
   reconnect?: { minDelayMs?: number; maxDelayMs?: number };
 }
+
+const CLIENTS_OPTION_KEYS = {
+  ...CLIENT_OPTION_KEYS,
+  serverTimeoutMs: true,
+  reconnect: { minDelayMs: true, maxDelayMs: true },
+} as const satisfies OptionKeys<McpClientsOptions>;
 
 /** Where a server stands: not asked yet, answering, or failed and being tried again. */
 export type ServerStatus = 'unknown' | 'up' | 'down';
@@ -99,6 +107,7 @@ export class McpClients implements AsyncDisposable {
   #closing: Promise<void> | undefined;
 
   constructor(targets: ServerTargets, options: McpClientsOptions = {}) {
+    checkKeys(options, CLIENTS_OPTION_KEYS);
     const { serverTimeoutMs = 10_000, reconnect = {}, ...shared } = options;
     const { minDelayMs = 1_000, maxDelayMs = 30_000 } = reconnect;
     for (const [name, value] of [
@@ -198,6 +207,7 @@ export class McpClients implements AsyncDisposable {
     options: CallToolOptions = {},
   ): Promise<CallToolResult> {
     try {
+      checkKeys(options, CALL_TOOL_KEYS);
       this.#open();
       const origin = await this.#route(name, options);
       try {
@@ -219,6 +229,7 @@ export class McpClients implements AsyncDisposable {
   ): AsyncIterable<ToolStreamEvent> {
     let origin: ToolOrigin;
     try {
+      checkKeys(options, CALL_TOOL_KEYS);
       this.#open();
       origin = await this.#route(name, options);
     } catch (error) {
@@ -339,7 +350,7 @@ export class McpClients implements AsyncDisposable {
   async #route(name: string, options: RequestOptions): Promise<ToolOrigin> {
     let origin = this.originOf(name);
     if (!origin) {
-      await this.listTools(options);
+      await this.listTools(limitsOf(options));
       origin = this.originOf(name);
     }
     if (!origin) {
@@ -445,6 +456,15 @@ export class McpClients implements AsyncDisposable {
  */
 export function createMcpClients(targets: ServerTargets, options?: McpClientsOptions): McpClients {
   return new McpClients(targets, options);
+}
+
+/** A call's limits alone: its own options (onProgress, meta...) are not a listing's. */
+function limitsOf(options: RequestOptions): RequestOptions {
+  const limits: RequestOptions = {};
+  if (options.signal !== undefined) limits.signal = options.signal;
+  if (options.timeoutMs !== undefined) limits.timeoutMs = options.timeoutMs;
+  if (options.maxTimeoutMs !== undefined) limits.maxTimeoutMs = options.maxTimeoutMs;
+  return limits;
 }
 
 /**

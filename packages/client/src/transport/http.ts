@@ -345,11 +345,23 @@ export function statusError(
   context: { url: string; method?: string; tool?: string | undefined },
 ): HttpStatusError {
   const status = response.status;
-  return new HttpStatusError(status, {
+  const error = new HttpStatusError(status, {
     ...context,
     reason: reasonOf(response.mediaType, text),
     bodyExcerpt: excerpt(text),
     retryAfterMs: parseRetryAfter(response.header('retry-after')),
     retryable: transientStatus(status),
   });
+  if (status === 401 || status === 403) {
+    // Kept out of sight (not enumerable): only its scheme and the names of its params are told.
+    Object.defineProperty(error, CHALLENGE, { value: response.header('www-authenticate') });
+  }
+  return error;
+}
+
+const CHALLENGE = Symbol('www-authenticate');
+
+/** The `WWW-Authenticate` header a 401 or 403 came with, if any. */
+export function challengeOf(error: HttpStatusError): string | undefined {
+  return (error as { [CHALLENGE]?: string | undefined })[CHALLENGE];
 }
