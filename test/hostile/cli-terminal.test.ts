@@ -5,14 +5,14 @@
  * in it is shown with that thing written out, not obeyed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Run, toolwire } from '../helpers/toolwire.ts';
 import {
   FAILING_NAME,
   HIDDEN_NAME,
   type HostileServer,
   PROGRESS_NAME,
   startHostileServer,
-} from '../helpers/hostile-server.ts';
-import { type Run, toolwire } from '../helpers/toolwire.ts';
+} from './terminal-server.ts';
 
 /** Any C0 control but newline and tab, DEL, or any C1 control. */
 const CONTROL = /(?![\n\t])\p{Cc}/u;

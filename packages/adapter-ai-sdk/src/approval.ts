@@ -6,6 +6,7 @@
 import type { Tool as McpTool } from '@toolwire/client';
 import type { ToolApprovalStatus, ToolSet } from 'ai';
 import { mayDestroy } from './options.ts';
+import { setOwn } from './own.ts';
 import { definitionOf } from './tool.ts';
 
 export interface McpToolApprovalOptions {
@@ -43,9 +44,11 @@ export function mcpToolApproval(
     const ask: ToolApprovalStatus =
       said === undefined ? 'user-approval' : { type: 'user-approval', reason: said };
     if (typeof when === 'function') {
-      approval[name] = (input) => (when(definition, input) ? ask : 'not-applicable');
+      setOwn(approval, name, (input: unknown) =>
+        when(definition, input) ? ask : 'not-applicable',
+      );
     } else {
-      approval[name] = when === 'always' || mayDestroy(definition) ? ask : 'not-applicable';
+      setOwn(approval, name, when === 'always' || mayDestroy(definition) ? ask : 'not-applicable');
     }
   }
   return approval;

@@ -14,6 +14,8 @@ import {
   type ToolPinsOptions,
 } from '@toolwire/client';
 import type { FlexibleSchema, InferSchema, Tool, ToolSet } from 'ai';
+import { getOwn } from './own.ts';
+import { nestsTooDeep } from './schema-depth.ts';
 
 /** The AI SDK's provider options of a tool (what `tool({ providerOptions })` takes). */
 export type ToolProviderOptions = NonNullable<Tool['providerOptions']>;
@@ -324,14 +326,15 @@ function examplesRule(
       'expected `inputExamples` to be an object of examples by tool name, or a function',
     );
   }
-  const given = typeof value === 'function' ? value : (tool: McpTool) => value?.[tool.name];
+  const given = typeof value === 'function' ? value : (tool: McpTool) => getOwn(value, tool.name);
   return (tool) => given(tool) ?? schemaExamples(tool);
 }
 
 /** JSON Schema's `examples` keyword: the objects among them are whole example inputs. */
 function schemaExamples(tool: McpTool): readonly InputExample[] | undefined {
   const examples = tool.inputSchema['examples'];
-  if (!Array.isArray(examples)) return undefined;
+  // Examples nested too deep would break the request that shows them, as a schema would.
+  if (!Array.isArray(examples) || nestsTooDeep(examples)) return undefined;
   const inputs = examples.filter(
     (example): example is JsonObject =>
       typeof example === 'object' && example !== null && !Array.isArray(example),

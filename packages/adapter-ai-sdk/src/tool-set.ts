@@ -19,6 +19,7 @@ import {
   resolveOptions,
   type ToolSchemas,
 } from './options.ts';
+import { setOwn } from './own.ts';
 import { toAiTool } from './tool.ts';
 
 /** A tool set that can follow the server's list, and map names back to the server's. */
@@ -130,12 +131,12 @@ class LiveToolSet<SCHEMAS extends ToolSchemas, PREFIX extends string>
     const tools: ToolSet = {};
     for (const tool of chosen) {
       const name = names.modelName(tool.name)!;
-      if (tool.name in schemas && name !== prefix + tool.name) {
+      if (Object.hasOwn(schemas, tool.name) && name !== prefix + tool.name) {
         throw new TypeError(
           `the typed tool "${tool.name}" needs a name providers accept (^[a-zA-Z0-9_-]{1,64}$ with the prefix): type it with another prefix, or leave it dynamic`,
         );
       }
-      tools[name] = toAiTool(this.#client, tool, name, this.#options);
+      setOwn(tools, name, toAiTool(this.#client, tool, name, this.#options));
     }
     // A definition that changed since it was pinned is left out before any model sees it.
     if (pins) for (const name of pins.review(await fingerprints(tools))) delete tools[name];
@@ -146,7 +147,7 @@ class LiveToolSet<SCHEMAS extends ToolSchemas, PREFIX extends string>
 
   #wanted(tool: McpTool): boolean {
     const { include, exclude, filter, schemas } = this.#options;
-    if (tool.name in schemas) return true;
+    if (Object.hasOwn(schemas, tool.name)) return true;
     if (include && !include.has(tool.name)) return false;
     if (exclude.has(tool.name)) return false;
     return filter ? filter(tool) : true;

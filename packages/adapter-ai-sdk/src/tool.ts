@@ -20,6 +20,8 @@ import { argumentProblems } from './arguments.ts';
 import { ToolArgumentsError, ToolResultError } from './errors.ts';
 import { describeError, toModelOutput } from './model-output.ts';
 import type { McpToolCall, McpToolResult, ResolvedOptions, ToolSchema } from './options.ts';
+import { getOwn } from './own.ts';
+import { nestsTooDeep, openSchema } from './schema-depth.ts';
 
 type ProviderSchema = Parameters<typeof jsonSchema>[0];
 
@@ -43,7 +45,7 @@ export function toAiTool(
   name: string,
   options: ResolvedOptions,
 ): Tool {
-  const typed = options.schemas[definition.name];
+  const typed = getOwn(options.schemas, definition.name);
   const call = (execution: Execution) => ({
     tool: definition,
     name,
@@ -237,6 +239,7 @@ async function checkOutput(
 
 /** Providers want an object schema with `properties`; a server may leave them out. */
 export function forProvider(schema: JsonSchema): ProviderSchema {
+  if (nestsTooDeep(schema)) return openSchema() as ProviderSchema;
   return { ...schema, type: 'object', properties: schema['properties'] ?? {} } as ProviderSchema;
 }
 

@@ -5,6 +5,7 @@
  * guarantees.
  */
 import type { Tool } from '@toolwire/client';
+import { setOwn } from './own.ts';
 import { McpStructuredTool } from './tool.ts';
 
 export type InterruptDecision = 'approve' | 'edit' | 'reject';
@@ -55,17 +56,17 @@ export function mcpInterruptOn(
     const pauses =
       when === 'always' || (typeof when === 'function' ? when(definition) : mayDestroy(definition));
     if (!pauses) {
-      interruptOn[tool.name] = false;
+      setOwn(interruptOn, tool.name, false);
       continue;
     }
     const said = typeof description === 'function' ? description(definition) : description;
-    interruptOn[tool.name] = {
+    setOwn(interruptOn, tool.name, {
       allowedDecisions: [...allowedDecisions],
       ...(said === undefined ? {} : { description: said }),
       ...(allowedDecisions.includes('edit')
         ? { argsSchema: tool.schema as Record<string, unknown> }
         : {}),
-    };
+    });
   }
   return interruptOn;
 }

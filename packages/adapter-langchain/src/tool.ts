@@ -31,6 +31,7 @@ import { type McpArtifact, type ModelContent, toContentAndArtifact } from './con
 import { errorText, ToolException } from './errors.ts';
 import type { McpToolCall, ResolvedOptions } from './options.ts';
 import { inlineRefs } from './schema.ts';
+import { nestsTooDeep, openSchema } from './schema-depth.ts';
 import { type ArgumentCheck, argumentCheck } from './validate.ts';
 
 /**
@@ -76,7 +77,11 @@ export class McpStructuredTool extends StructuredTool<JSONSchema, unknown, unkno
       // LangChain's tool-search middleware reads this mark (providerToolSearchMiddleware).
       ...(fields.options.deferLoading(definition) ? { extras: { defer_loading: true } } : {}),
     });
-    const inlined = inlineRefs(definition.inputSchema, fields.options.maxRecursion);
+    let inlined = nestsTooDeep(definition.inputSchema)
+      ? openSchema()
+      : inlineRefs(definition.inputSchema, fields.options.maxRecursion);
+    // Inlining may nest a schema deeper than it was.
+    if (nestsTooDeep(inlined)) inlined = openSchema();
     this.name = fields.name;
     this.description = definition.description ?? definition.title ?? definition.name;
     this.schema = inlined as JSONSchema;

@@ -22,6 +22,7 @@ import {
   ClientClosedError,
   type ErrorContext,
   MalformedMessageError,
+  ResponseTooLargeError,
   settle,
   TooManyPagesError,
   typedError,
@@ -75,6 +76,7 @@ import type {
   ResourceTemplate,
   Tool,
 } from './types.ts';
+import { pageSize } from './wire-size.ts';
 
 /** Options every method takes. */
 export interface RequestOptions {
@@ -548,7 +550,7 @@ export class McpClient implements AsyncDisposable {
   /**
    * Every page of a list, under one deadline; fresh for as long as its least fresh page. A
    * cursor seen before ends the list (a server that loops would hang us); more than `maxPages`
-   * pages is an error.
+   * pages, or more than `maxListBytes` of them, is an error: a server must not fill our memory.
    */
   async #listAll<T>(
     method: string,
@@ -559,6 +561,7 @@ export class McpClient implements AsyncDisposable {
     const seen = new Set<string>();
     let freshForMs = Number.POSITIVE_INFINITY;
     let cursor: string | undefined;
+    let bytes = 0;
     using deadline = callDeadline(options, this.#options, { url: this.url, method });
     for (let page = 1; ; page++) {
       const params = cursor === undefined ? undefined : { cursor };
@@ -567,7 +570,17 @@ export class McpClient implements AsyncDisposable {
         options,
         deadline,
       );
-      items.push(...(expectArray(result, key, method, this.url)[key] as T[]));
+      const entries = expectArray(result, key, method, this.url)[key] as T[];
+      bytes += pageSize(result, entries);
+      if (bytes > this.#options.maxListBytes) {
+        throw new ResponseTooLargeError('list', this.#options.maxListBytes, {
+          url: this.url,
+          method,
+          retryable: false,
+        });
+      }
+      // One at a time: spreading a page of a few hundred thousand items overflows the stack.
+      for (const entry of entries) items.push(entry);
       freshForMs = Math.min(freshForMs, this.#dialect!.freshFor(result, method));
       const next = result['nextCursor'];
       if (typeof next !== 'string' || next === '' || seen.has(next)) break;

@@ -353,15 +353,21 @@ export class ContentTypeError extends McpError {
   }
 }
 
-/** The response body or one SSE event went past the configured limit. */
+/**
+ * The response body or one SSE event went past the configured limit, or the pages of one list
+ * together went past `maxListBytes` (`what: 'list'`).
+ */
 export class ResponseTooLargeError extends McpError {
   override readonly name = 'ResponseTooLargeError';
   readonly limit: number;
-  constructor(what: 'body' | 'event', limit: number, options: McpErrorOptions = {}) {
-    super('RESPONSE_TOO_LARGE', `response ${what} exceeds ${limit} bytes`, {
-      mayHaveRun: true,
-      ...options,
-    });
+  constructor(what: 'body' | 'event' | 'list', limit: number, options: McpErrorOptions = {}) {
+    super(
+      'RESPONSE_TOO_LARGE',
+      what === 'list'
+        ? `the list's pages exceed ${limit} bytes (maxListBytes)`
+        : `response ${what} exceeds ${limit} bytes`,
+      { mayHaveRun: true, ...options },
+    );
     this.limit = limit;
   }
 }

@@ -5,6 +5,8 @@
  * that use them.
  */
 
+import { noteSize } from './wire-size.ts';
+
 export type RequestId = string | number;
 export type JsonObject = Record<string, unknown>;
 
@@ -104,7 +106,9 @@ export function parseMessages(text: string): Incoming[] | string {
   }
   if (!Array.isArray(value)) {
     const incoming = classify(value);
-    return typeof incoming === 'string' ? incoming : [incoming];
+    if (typeof incoming === 'string') return incoming;
+    noteSize(incoming, text);
+    return [incoming];
   }
   if (value.length === 0) return 'an empty batch';
   const messages: Incoming[] = [];
@@ -113,6 +117,7 @@ export function parseMessages(text: string): Incoming[] | string {
     if (typeof incoming === 'string') return incoming;
     messages.push(incoming);
   }
+  noteSize(messages, text);
   return messages;
 }
 

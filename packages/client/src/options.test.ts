@@ -35,6 +35,7 @@ describe('resolveOptions', () => {
       listen: true,
       reconnectAttempts: 5,
       maxPages: 1_000,
+      maxListBytes: 64 * 1024 * 1024,
       handlers: {
         onElicitation: undefined,
         elicitationModes: ['form', 'url'],
@@ -131,6 +132,8 @@ describe('resolveOptions', () => {
     ['connectTimeoutMs', { connectTimeoutMs: Number.POSITIVE_INFINITY }],
     ['maxResponseBytes', { maxResponseBytes: -5 }],
     ['maxEventSize', { maxEventSize: Number.NaN }],
+    ['maxListBytes', { maxListBytes: 0 }],
+    ['maxListBytes', { maxListBytes: '1MB' as never }],
     ['retry.retries', { retry: { retries: -1 } }],
     ['retry.minDelayMs', { retry: { minDelayMs: Number.NaN } }],
     ['reconnectAttempts', { reconnectAttempts: -1 }],

@@ -154,6 +154,12 @@ export interface ClientOptions {
    */
   maxPages?: number;
   /**
+   * The most bytes one list may take across all its pages (as received) before it fails with
+   * ResponseTooLargeError; each page is also bounded by `maxResponseBytes`.
+   * @default 67_108_864 (64 MiB)
+   */
+  maxListBytes?: number;
+  /**
    * The undici dispatcher to send with. When given, the client uses it as is and leaves closing
    * it to the caller; otherwise the client owns one pooled Agent and closes it on `close()`.
    * HTTP only: a local (stdio) server refuses it with a TypeError.
@@ -312,6 +318,7 @@ export const CLIENT_OPTION_KEYS = {
   listen: true,
   reconnectAttempts: true,
   maxPages: true,
+  maxListBytes: true,
   dispatcher: true,
   onElicitation: true,
   elicitationModes: true,
@@ -361,6 +368,7 @@ export interface ResolvedOptions {
   listen: boolean;
   reconnectAttempts: number;
   maxPages: number;
+  maxListBytes: number;
   dispatcher: Dispatcher | undefined;
   handlers: Handlers;
   maxInputRounds: number;
@@ -392,6 +400,9 @@ export const DEFAULTS = Object.freeze({
   listen: true,
   reconnectAttempts: 5,
   maxPages: 1_000,
+  // The largest servers (GitHub's, say) list a few MB of tools: room for ten times that, yet far
+  // short of what 1,000 pages of 16 MiB would take, which kills the process beyond any catch.
+  maxListBytes: 64 * 1024 * 1024,
   elicitationModes: Object.freeze(['form', 'url'] as ElicitationMode[]),
   samplingTools: false,
   maxInputRounds: 10,
@@ -429,6 +440,7 @@ export function resolveOptions(server: ServerTarget, options: ClientOptions = {}
     listen: options.listen ?? DEFAULTS.listen,
     reconnectAttempts: options.reconnectAttempts ?? DEFAULTS.reconnectAttempts,
     maxPages: options.maxPages ?? DEFAULTS.maxPages,
+    maxListBytes: options.maxListBytes ?? DEFAULTS.maxListBytes,
     dispatcher: options.dispatcher,
     handlers: {
       onElicitation: options.onElicitation,
@@ -449,6 +461,7 @@ export function resolveOptions(server: ServerTarget, options: ClientOptions = {}
     'connectTimeoutMs',
     'maxResponseBytes',
     'maxEventSize',
+    'maxListBytes',
   ] as const) {
     positive(key, resolved[key]);
   }

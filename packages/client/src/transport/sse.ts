@@ -16,6 +16,7 @@ import {
 } from 'eventsource-parser';
 import { MalformedMessageError, ResponseTooLargeError } from '../errors.ts';
 import { classify, type Incoming, parseMessages } from '../jsonrpc.ts';
+import { noteSize } from '../wire-size.ts';
 import { transportError } from './http.ts';
 
 /**
@@ -177,6 +178,7 @@ class MessageReader implements AsyncIterableIterator<Incoming> {
     if (!Array.isArray(value)) {
       const incoming = classify(value);
       if (typeof incoming === 'string') throw this.#malformed(incoming, data);
+      noteSize(incoming, data);
       return incoming;
     }
     const messages = parseMessages(data);

@@ -3,6 +3,7 @@
  * envelope: what callers get is the protocol's result, not the wire's.
  */
 import { isObject, type JsonObject } from '../../jsonrpc.ts';
+import { carrySize } from '../../wire-size.ts';
 
 export const META = {
   version: 'io.modelcontextprotocol/protocolVersion',
@@ -23,6 +24,7 @@ export function protocolResult(result: JsonObject): JsonObject {
   // own bookkeeping on a local server).
   if (!withServer && !('resultType' in result)) return result;
   const rest = without(result, 'resultType');
+  carrySize(result, rest);
   if (withServer) {
     const own = without(meta, META.serverInfo);
     if (Object.keys(own).length > 0) rest['_meta'] = own;

@@ -1,0 +1,23 @@
+/**
+ * A server's input schema may nest deeper than what walks it recursively can follow (a
+ * provider's JSON.stringify, a schema converter): one such tool must not take its whole tool set
+ * down. Past `MAX_DEPTH` levels (the bound the client's 2026-07-28 screen uses) the model is
+ * shown an open object instead, and the arguments are still checked against the server's schema.
+ */
+import type { JsonSchema } from '@toolwire/client';
+
+export const MAX_DEPTH = 64;
+
+/** Whether `value` nests objects or arrays more than `MAX_DEPTH` levels deep. */
+export function nestsTooDeep(value: unknown, depth = 0): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  // The walk stops here: it never goes deeper than the bound itself.
+  if (depth >= MAX_DEPTH) return true;
+  for (const child of Object.values(value)) if (nestsTooDeep(child, depth + 1)) return true;
+  return false;
+}
+
+/** What the model is shown for a schema nested too deep: any object. */
+export function openSchema(): JsonSchema {
+  return { type: 'object', properties: {} };
+}
