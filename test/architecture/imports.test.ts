@@ -130,6 +130,7 @@ const LAYERS: Record<string, number> = {
   'id-table.ts': 0,
   'outcome.ts': 0,
   'jsonrpc.ts': 0,
+  'wire-size.ts': 0,
   'types.ts': 0,
   'digest.ts': 0,
   'schema.ts': 0,

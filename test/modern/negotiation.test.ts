@@ -4,6 +4,7 @@
  * server that speaks nothing we know ends in.
  */
 import {
+  AuthorizationError,
   createMcpClient,
   HttpStatusError,
   memoryVerdictStore,
@@ -185,8 +186,11 @@ test.each([401, 403])(
     ]);
     await using client = createMcpClient(server.url, fast);
     const error = await client.connect().catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(HttpStatusError);
-    expect(error).toMatchObject({ status, method: 'server/discover' });
+    // Without `auth`, the refusal says the server wants credentials; the probe's answer is its cause.
+    expect(error).toBeInstanceOf(AuthorizationError);
+    expect(error).toMatchObject({ reason: 'credentials_required' });
+    expect((error as Error).cause).toBeInstanceOf(HttpStatusError);
+    expect((error as Error).cause).toMatchObject({ status, method: 'server/discover' });
     expect(server.callsOf('initialize')).toHaveLength(0);
   },
 );

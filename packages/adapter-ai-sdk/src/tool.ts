@@ -134,7 +134,8 @@ async function* streamRun(
   const content: ContentBlock[] = [];
   for await (const event of source.streamTool(call.tool.name, current.arguments, callOptions)) {
     if (event.type === 'partial') {
-      content.push(...event.content);
+      // One by one: a spread of a server's array past ~120k items overflows the stack.
+      for (const block of event.content) content.push(block);
       yield { content: [...content], isError: false };
     } else if (event.type === 'progress') {
       onProgress?.(event.progress, current);

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { inlineRefs } from './schema.ts';
+import { inlineRefs, MAX_INLINED_NODES } from './schema.ts';
 
 test('a $ref into $defs is replaced by its definition and $defs is dropped', () => {
   const schema = {
@@ -124,4 +124,25 @@ test('an object schema without properties gets an empty properties map; the inpu
     properties: {},
   });
   expect(schema).toEqual({ type: 'object', additionalProperties: false });
+});
+
+test('definitions that each name the next twice stop growing at a bound, and the rest is left open', () => {
+  // d0 -> d1 twice -> d2 twice ...: 2^40 objects if inlined in full.
+  const $defs: Record<string, unknown> = { d40: { type: 'string' } };
+  for (let i = 0; i < 40; i++) {
+    $defs[`d${i}`] = {
+      type: 'object',
+      properties: { a: { $ref: `#/$defs/d${i + 1}` }, b: { $ref: `#/$defs/d${i + 1}` } },
+    };
+  }
+  const inlined = inlineRefs({ type: 'object', properties: { x: { $ref: '#/$defs/d0' } }, $defs });
+  let nodes = 0;
+  const count = (node: unknown): void => {
+    if (typeof node !== 'object' || node === null) return;
+    nodes += 1;
+    for (const value of Object.values(node)) count(value);
+  };
+  count(inlined);
+  expect(nodes).toBeLessThan(3 * MAX_INLINED_NODES);
+  expect(JSON.stringify(inlined)).toContain('{}');
 });

@@ -45,13 +45,22 @@ const ANNOTATION_KEYWORDS = new Set([
   '$comment',
 ]);
 
+/**
+ * How many schema objects inlining may make in all. Definitions that each name the next one twice
+ * double at every step (a "billion laughs" schema): past this, further refs are left open, as a
+ * recursive one is, and the server's own schema still checks the arguments.
+ */
+export const MAX_INLINED_NODES = 20_000;
+
 /** The schema with every local `$ref` inlined; `$defs` / `definitions` are no longer needed. */
 export function inlineRefs(
   schema: JsonSchema,
   maxRecursion: number = DEFAULT_MAX_RECURSION,
 ): JsonSchema {
+  let budget = MAX_INLINED_NODES;
   const walk = (node: unknown, refs: readonly string[]): unknown => {
     if (!isObject(node)) return node;
+    budget -= 1;
     const ref = node['$ref'];
     if (typeof ref === 'string') return expand(node, ref, refs);
     const out: JsonObject = {};
@@ -82,7 +91,9 @@ export function inlineRefs(
     // the model may send anything there, the check against the original schema still applies.
     const depth = refs.filter((seen) => seen === ref).length;
     const resolved =
-      target === undefined || depth > maxRecursion ? {} : walk(target, [...refs, ref]);
+      target === undefined || depth > maxRecursion || budget <= 0
+        ? {}
+        : walk(target, [...refs, ref]);
     const rest = walk(siblings, refs) as JsonObject;
     if (Object.keys(rest).length === 0) return resolved;
     if (!isObject(resolved)) return { allOf: [resolved], ...rest };

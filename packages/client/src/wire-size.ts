@@ -4,7 +4,12 @@
  * result with no note is measured by the listing itself, which costs little for a small page and
  * keeps every call's own path free of the bookkeeping.
  */
-import type { Incoming } from './jsonrpc.ts';
+
+/** What is read of a parsed message: jsonrpc.ts's Incoming, named here so neither imports the other. */
+interface Parsed {
+  kind: string;
+  message: object;
+}
 
 /** Smaller texts are not noted: measuring such a page again is cheap. */
 const NOTED_FROM = 64 * 1024;
@@ -15,12 +20,13 @@ const sizes = new WeakMap<object, number>();
  * Notes the size of `text` on each result it carried. A batch's results each get the whole text:
  * an upper bound, and batches are rare (2025-03-26 only).
  */
-export function noteSize(messages: Incoming | readonly Incoming[], text: string): void {
+export function noteSize(messages: Parsed | readonly Parsed[], text: string): void {
   if (text.length < NOTED_FROM) return;
   const bytes = Buffer.byteLength(text, 'utf8');
   for (const incoming of Array.isArray(messages) ? messages : [messages]) {
-    if (incoming.kind === 'response' && 'result' in incoming.message) {
-      sizes.set(incoming.message.result, bytes);
+    const result = (incoming.message as { result?: unknown }).result;
+    if (incoming.kind === 'response' && typeof result === 'object' && result !== null) {
+      sizes.set(result, bytes);
     }
   }
 }

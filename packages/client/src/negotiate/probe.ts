@@ -93,8 +93,12 @@ export function isFinal(error: unknown): boolean {
 
 /** The revisions an answer's text names, for `initialize` to choose from. */
 export function datesIn(text: string): string[] {
-  return text.match(/\b\d{4}-\d{2}-\d{2}\b/g) ?? [];
+  // Distinct and few: a server's error text may repeat a date a million times.
+  return [...new Set(text.match(/\b\d{4}-\d{2}-\d{2}\b/g))].slice(0, MAX_HINTS);
 }
+
+/** More revisions than MCP will ever have, and few enough for anything that reads them. */
+const MAX_HINTS = 32;
 
 /** One request of negotiation, as a `probe` span of the connect. */
 export function probeStep<T>(deadline: Deadline, what: string, send: () => Promise<T>): Promise<T> {

@@ -47,7 +47,8 @@ export class Partials {
           ? data['content']
           : [partial];
     if (typeof partial === 'string') this.#text += partial;
-    else this.#items.push(...added);
+    // One by one: a spread of a server's array past ~120k items overflows the stack.
+    else for (const item of added) this.#items.push(item);
     this.#count += 1;
     // A caller who takes the parts gets them whole; one who follows progress, a count.
     if (context.onPartial) context.onPartial(contentOf(added));
