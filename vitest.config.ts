@@ -24,6 +24,8 @@ export default defineConfig({
     // Two test files at a time even on two cores (vitest's default there is one): most of a test's
     // time is spent waiting on servers in other processes, so the suite takes about a third less.
     maxWorkers: 2,
+    // The last line names the tests skipped for a missing system service (test/helpers/services.ts).
+    reporters: ['default', './test/helpers/missing-services-reporter.ts'],
     projects: [
       {
         extends: true,

@@ -5,14 +5,13 @@
  */
 import { type ReferenceServer, startReferenceServer } from '@toolwire/reference-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { TmuxTerminal, tmuxAvailable } from '../helpers/tmux.ts';
+import { needs, service } from '../helpers/services.ts';
+import { TmuxTerminal } from '../helpers/tmux.ts';
 import { TOOLWIRE_BIN } from '../helpers/toolwire.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 
-if (!tmuxAvailable) {
-  // .ci/run installs tmux when it is missing; a machine without it skips these, and says so.
-  console.warn('tmux is not installed: the terminal tests of the toolwire CLI are skipped');
-}
+// .ci/run installs tmux when it is missing; elsewhere these tests are skipped without it.
+const tmux = service('tmux');
 
 const SURVEY = {
   type: 'object',
@@ -25,7 +24,8 @@ const SURVEY = {
   required: ['name', 'language'],
 };
 
-describe.skipIf(!tmuxAvailable)('toolwire in a terminal', () => {
+describe('toolwire in a terminal', () => {
+  needs(tmux);
   let server: ReferenceServer;
   let terminal: TmuxTerminal | undefined;
   const toolwire = (...args: string[]) => {

@@ -15,16 +15,6 @@ writeFileSync(CONFIG, 'set -g remain-on-exit on\nset -g history-limit 5000\n');
 
 const { CI: _ci, ...WITHOUT_CI } = process.env;
 
-/** Whether tmux can be run here; the terminal tests need it. */
-export const tmuxAvailable = (() => {
-  try {
-    execFileSync('tmux', ['-V'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
-
 export class TmuxTerminal {
   readonly #socket = `toolwire-test-${randomUUID()}`;
   /** Where the command's exit status is written: tmux's own pane_dead_status is not always set. */

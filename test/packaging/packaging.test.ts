@@ -1,8 +1,9 @@
 /**
  * What users install, installed as they would: each package packed with `npm pack`, the tarballs
- * installed into a fresh project outside the repository (once with the peers' current versions,
- * once with the lowest the peer ranges claim), then run with plain Node on the lowest supported
- * version and the current one, both from npm. Every package is imported through its `exports`,
+ * installed into a fresh project outside the repository, with no lockfile: once with the newest
+ * versions the packages' dependency and peer ranges allow, once with the lowest (each range's
+ * floor, written into the project as `overrides`), then run with plain Node on the lowest
+ * supported version and the current one, both from npm. Every package is imported through its `exports`,
  * a tool with an outputSchema is called through the client and both adapters, a consumer file is
  * type-checked under nodenext and bundler resolution, and publint and arethetypeswrong read the
  * tarballs. Nothing here runs the repository's sources.
@@ -27,31 +28,76 @@ const PACKAGES = [
   'cli',
   'redis',
 ];
-const rootManifest = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as {
-  devDependencies: Record<string, string>;
-};
+interface Manifest {
+  name: string;
+  dependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+  devDependencies?: Record<string, string>;
+}
+const manifestOf = async (dir: string) =>
+  JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')) as Manifest;
+const rootManifest = await manifestOf(ROOT);
+const manifests = new Map<string, Manifest>();
+for (const name of PACKAGES) manifests.set(name, await manifestOf(join(ROOT, 'packages', name)));
+const OURS = new Set([...manifests.values()].map((manifest) => manifest.name));
+/** Each package's folder under packages/, by its npm name. */
+const DIRS = new Map([...manifests].map(([dir, manifest]) => [manifest.name, dir]));
+
+/**
+ * The third-party dependencies of each published package (by its npm name) and their ranges.
+ * A range is a caret, a tilde or an exact version, so its floor is the version it names.
+ */
+const THIRD_PARTY = new Map(
+  [...manifests.values()].map((manifest) => [
+    manifest.name,
+    Object.entries(manifest.dependencies ?? {}).filter(([name]) => !OURS.has(name)),
+  ]),
+);
+
+/** The lowest version `range` allows: `^8.12.4`, `~8.12.4`, `8.12.4` -> 8.12.4; `^7` -> 7.0.0. */
+function floorOf(range: string): string {
+  const match = /^[\^~]?(\d+)(?:\.(\d+))?(?:\.(\d+))?$/.exec(range);
+  if (!match) throw new Error(`a range the packaging test cannot take the floor of: ${range}`);
+  const [, major, minor = '0', patch = '0'] = match;
+  return `${major}.${minor}.${patch}`;
+}
+/** The peers' declared ranges, from the packages that declare them. */
+const peerRanges = Object.fromEntries(
+  [...manifests.values()].flatMap((manifest) => Object.entries(manifest.peerDependencies ?? {})),
+);
+const rootDev = rootManifest.devDependencies ?? {};
 
 /** The lowest Node the packages claim (`engines`), and the newest release line. */
 const RUNTIMES = { lowest: '22.19.0', current: '26.10.0' } as const;
 
 /**
- * The peers: the versions the repository develops against, and the lowest the peer ranges
- * admit. A peer range that claims a version the packages cannot run with fails here.
+ * What each consumer project adds beside the tarballs: the peers (by their ranges, so npm takes
+ * the newest; or at the floor of each), and for the lowest, every third-party dependency of ours
+ * held at its range's floor. A range that claims a version the packages cannot run with fails here.
  */
-const PEERS = {
-  current: {
-    ai: rootManifest.devDependencies['ai'],
-    '@langchain/core': rootManifest.devDependencies['@langchain/core'],
-    '@langchain/langgraph': rootManifest.devDependencies['@langchain/langgraph'],
-    zod: rootManifest.devDependencies['zod'],
+const PEERS = ['ai', '@langchain/core', '@langchain/langgraph'] as const;
+const SETS = {
+  newest: {
+    dependencies: {
+      ...Object.fromEntries(PEERS.map((peer) => [peer, peerRanges[peer]!])),
+      zod: `^${rootDev['zod']}`,
+    },
+    overrides: {},
   },
   lowest: {
-    ai: '7.0.0',
-    '@langchain/core': '1.3.4',
-    '@langchain/langgraph': '1.7.0',
-    zod: rootManifest.devDependencies['zod'],
-    // Consumers still on the TypeScript 5 line type-check against the same declarations.
-    typescript: '5.9.3',
+    dependencies: {
+      ...Object.fromEntries(PEERS.map((peer) => [peer, floorOf(peerRanges[peer]!)])),
+      zod: rootDev['zod']!,
+      // Consumers still on the TypeScript 5 line type-check against the same declarations.
+      typescript: '5.9.3',
+    },
+    // Scoped to each package of ours: another package's own copy of, say, ajv is left alone.
+    overrides: Object.fromEntries(
+      [...THIRD_PARTY].map(([name, deps]) => [
+        name,
+        Object.fromEntries(deps.map(([dep, range]) => [dep, floorOf(range)])),
+      ]),
+    ),
   },
 } as const;
 
@@ -123,7 +169,7 @@ beforeAll(async () => {
     }),
   );
   const installs = [npm(['install', '--no-audit'], runtimes)];
-  for (const [set, peers] of Object.entries(PEERS)) {
+  for (const [set, { dependencies, overrides }] of Object.entries(SETS)) {
     const project = join(work, set);
     await mkdir(project);
     await writeFile(
@@ -132,7 +178,8 @@ beforeAll(async () => {
         name: `toolwire-consumer-${set}`,
         private: true,
         type: 'module',
-        dependencies: { ...ours, ...peers },
+        dependencies: { ...ours, ...dependencies },
+        overrides,
       }),
     );
     for (const file of ['run.mjs', 'consumer.ts']) {
@@ -198,9 +245,62 @@ describe('the tarballs', () => {
   });
 });
 
-describe.each(Object.keys(PEERS) as Array<keyof typeof PEERS>)(
-  'installed with the %s peers',
+/** The version of `dep` that `pkg` loads in `project`: its own copy, or the hoisted one. */
+async function installedVersion(project: string, pkg: string, dep: string): Promise<string> {
+  for (const dir of [
+    join(project, 'node_modules', pkg, 'node_modules'),
+    join(project, 'node_modules'),
+  ]) {
+    try {
+      return (
+        JSON.parse(await readFile(join(dir, dep, 'package.json'), 'utf8')) as { version: string }
+      ).version;
+    } catch {
+      // Not here: the next place Node looks.
+    }
+  }
+  throw new Error(`${pkg} finds no ${dep} in ${project}`);
+}
+
+/** `a` is at least `b`, both plain x.y.z. */
+function atLeast(a: string, b: string): boolean {
+  const [x, y] = [a, b].map((version) => version.split('.').map(Number));
+  for (let i = 0; i < 3; i++) if (x![i] !== y![i]) return x![i]! > y![i]!;
+  return true;
+}
+
+describe.each(Object.keys(SETS) as Array<keyof typeof SETS>)(
+  'installed with the %s versions the ranges allow',
   (set) => {
+    test('each third-party dependency of ours is at that end of its range', async () => {
+      const lock = JSON.parse(await readFile(join(ROOT, 'package-lock.json'), 'utf8')) as {
+        packages: Record<string, { version?: string }>;
+      };
+      let checked = 0;
+      const moved = new Set<string>();
+      for (const [pkg, deps] of THIRD_PARTY) {
+        for (const [dep, range] of deps) {
+          const version = await installedVersion(join(work, set), pkg, dep);
+          // The version the repository's own tests ran with: the package's own copy, or the hoisted.
+          const tested = [`packages/${DIRS.get(pkg)}/node_modules/${dep}`, `node_modules/${dep}`]
+            .map((path) => lock.packages[path]?.version)
+            .find(Boolean);
+          checked++;
+          if (!tested) throw new Error(`the lockfile holds no ${dep} for ${pkg}`);
+          if (version !== tested) moved.add(`${dep} ${version} (lockfile ${tested})`);
+          if (set === 'lowest') expect(version, `${pkg} ${dep} ${range}`).toBe(floorOf(range));
+          else {
+            // Within the range's major, and no older than what the lockfile tests.
+            const major = (v: string) => v.split('.')[0];
+            expect(major(version), `${pkg} ${dep} ${range}`).toBe(major(floorOf(range)));
+            expect(atLeast(version, tested), `${pkg} ${dep} ${version} < ${tested}`).toBe(true);
+          }
+        }
+      }
+      expect(checked).toBeGreaterThan(10);
+      console.log(`${set}: ${moved.size ? [...moved].join(', ') : 'the lockfile versions'}`);
+    });
+
     test.each(Object.keys(RUNTIMES) as Array<keyof typeof RUNTIMES>)(
       'on the %s Node: every package imports, and a tool with an outputSchema answers through the client and both adapters; MCP-lite answers over gRPC',
       async (runtime) => {
@@ -270,7 +370,7 @@ describe.each(Object.keys(PEERS) as Array<keyof typeof PEERS>)(
             files: ['consumer.ts'],
           }),
         );
-        // The current peers with the repository's TypeScript; the lowest with the TypeScript 5 line.
+        // The newest peers with the repository's TypeScript; the lowest with the TypeScript 5 line.
         const tsc =
           set === 'lowest'
             ? join(project, 'node_modules', 'typescript', 'bin', 'tsc')
@@ -286,7 +386,7 @@ describe.each(Object.keys(PEERS) as Array<keyof typeof PEERS>)(
 );
 
 test('the reference server bin runs its built JavaScript from the installed package', async () => {
-  const project = join(work, 'current');
+  const project = join(work, 'newest');
   const bin = join(project, 'node_modules', '.bin', 'toolwire-reference-server');
   const child = execFile(nodeBinary('lowest'), [bin, '--port', '0']);
   try {
@@ -303,7 +403,7 @@ test('the reference server bin runs its built JavaScript from the installed pack
 });
 
 test('the toolwire bin runs its built JavaScript from the installed package, on the lowest Node', async () => {
-  const project = join(work, 'current');
+  const project = join(work, 'newest');
   const bin = join(project, 'node_modules', '.bin', 'toolwire');
   // The demo: the bundled reference server, inspect, a call with progress, a task and a form
   // (answered with its defaults, there being no terminal here).

@@ -1,7 +1,8 @@
 /**
  * Every TypeScript snippet in the READMEs runs as printed against the bundled reference server
- * (and a real Redis, for the snippets of the shared stores: `REDIS_URL`, `TOOLWIRE_KEY`), and
- * type-checks against the built packages, so a snippet cannot drift from the API again.
+ * (and a real Redis, for the snippets of the shared stores: `REDIS_URL`, `TOOLWIRE_KEY`; without
+ * one those snippets alone are skipped), and type-checks against the built packages, so a snippet
+ * cannot drift from the API again.
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -11,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { type ReferenceServer, startReferenceServer } from '@toolwire/reference-server';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { type RedisServer, startRedisServer } from '../helpers/redis-server.ts';
+import { neededBy, type Redis, service } from '../helpers/services.ts';
 import { programOf, snippetsOf } from './snippets.ts';
 
 const run = promisify(execFile);
@@ -26,7 +27,8 @@ const snippets = await snippetsOf(ROOT, files.sort());
 const runnable = snippets.filter((snippet) => snippet.outline === undefined);
 
 let server: ReferenceServer;
-let redis: RedisServer;
+const available = service('redis');
+let redis: Redis | undefined;
 /** The key the Redis snippets seal secrets with. */
 const key = randomBytes(32).toString('hex');
 
@@ -37,7 +39,7 @@ function fileOf(where: string): string {
 
 beforeAll(async () => {
   server = await startReferenceServer();
-  redis = await startRedisServer();
+  if (available.ok && runnable.some((snippet) => snippet.redis)) redis = await available.start();
   await rm(RUN, { recursive: true, force: true });
   await mkdir(RUN, { recursive: true });
   const origin = new URL(server.url).origin;
@@ -58,23 +60,24 @@ test('the READMEs have snippets, and every block that does not run says why', ()
   }
 });
 
-test.concurrent.each(runnable.map((snippet) => [snippet.where, snippet] as const))(
+test.concurrent.for(runnable.map((snippet) => [snippet.where, snippet] as const))(
   '%s runs against the reference server',
-  async (_where, snippet) => {
+  { timeout: 90_000 },
+  async ([, snippet], ctx) => {
+    if (snippet.redis) neededBy(ctx, available);
     const result = await run(process.execPath, [fileOf(snippet.where)], {
       cwd: ROOT,
       timeout: 60_000,
       env: {
         ...process.env,
         TOOLWIRE_SNIPPET_URL: server.url,
-        REDIS_URL: redis.url,
+        ...(redis ? { REDIS_URL: redis.url } : {}),
         TOOLWIRE_KEY: key,
       },
     }).catch((error: { code?: unknown; stderr?: string; stdout?: string }) => error);
     expect(result.stderr ?? '', `${snippet.where}\n${result.stdout ?? ''}`).toBe('');
     expect('code' in result ? result.code : 0).toBe(0);
   },
-  90_000,
 );
 
 test('every snippet type-checks against the built packages', async () => {

@@ -2,7 +2,9 @@
  * The TypeScript snippets of the project's READMEs, as programs: each `ts` block becomes a module
  * that imports, from `stand-ins.ts`, the names it uses and leaves to the reader (`url`, `model`,
  * `client`, ...), with `http://localhost:3000` pointed at a live server. A block that only
- * outlines an API says so in an HTML comment right above it: `<!-- outline: why -->`.
+ * outlines an API says so in an HTML comment right above it: `<!-- outline: why -->`. A block that
+ * imports `@toolwire/redis` needs a Redis to run (`REDIS_URL`), and only that block is skipped
+ * without one.
  */
 import { readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
@@ -13,6 +15,8 @@ export interface Snippet {
   code: string;
   /** Set for an outline: the reason it gives. */
   outline?: string;
+  /** Set when it runs only against a Redis: it imports `@toolwire/redis`. */
+  redis?: true;
 }
 
 /** Names a snippet may use without declaring them: what `stand-ins.ts` exports. */
@@ -46,10 +50,12 @@ export async function snippetsOf(root: string, files: string[]): Promise<Snippet
       while (++i < lines.length && lines[i]?.trim() !== '```') body.push(lines[i] ?? '');
       const above = lines.slice(Math.max(0, start - 2), start).join('\n');
       const outline = /<!--\s*outline:\s*(.+?)\s*-->/.exec(above)?.[1];
+      const code = body.join('\n');
       snippets.push({
         where: `${name}:${start + 1}`,
-        code: body.join('\n'),
+        code,
         ...(outline ? { outline } : {}),
+        ...(/from '@toolwire\/redis'/.test(code) ? { redis: true as const } : {}),
       });
     }
   }

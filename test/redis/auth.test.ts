@@ -8,18 +8,24 @@ import { createClient } from '@redis/client';
 import { StoreUnavailableError } from '@toolwire/client';
 import { aesGcmSecrets, createRedisStores } from '@toolwire/redis';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type RedisServer, startRedisServer } from '../helpers/redis-server.ts';
+import { neededBy, needs, type Redis, service } from '../helpers/services.ts';
 
-let redis: RedisServer;
+const available = service('redis');
+// The last test stops a Redis of its own.
+const own = service('redis-server');
+needs(available);
+
+let redis: Redis;
 let raw: ReturnType<typeof createClient>;
 beforeAll(async () => {
-  redis = await startRedisServer();
+  if (!available.ok) return;
+  redis = await available.start();
   raw = createClient({ url: redis.url });
   await raw.connect();
 });
 afterAll(async () => {
-  await raw.close();
-  await redis.close();
+  await raw?.close();
+  await redis?.close();
 });
 
 const secrets = aesGcmSecrets(randomBytes(32));
@@ -132,8 +138,8 @@ describe('the lock', () => {
     await release();
   });
 
-  test('Redis down: taking the lock fails with StoreUnavailableError, never hangs', async () => {
-    const down = await startRedisServer();
+  test('Redis down: taking the lock fails with StoreUnavailableError, never hangs', async (ctx) => {
+    const down = await neededBy(ctx, own).start();
     const store = createRedisStores({ url: down.url, secrets, timeoutMs: 100 });
     await down.close();
     try {

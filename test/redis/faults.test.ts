@@ -9,18 +9,24 @@ import { aesGcmSecrets, createRedisStores } from '@toolwire/redis';
 import { type ReferenceServer, startReferenceServer } from '@toolwire/reference-server';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { settledHandles } from '../helpers/handles.ts';
-import { type RedisServer, startRedisServer } from '../helpers/redis-server.ts';
+import type { RedisServer } from '../helpers/redis-server.ts';
+import { needs, service } from '../helpers/services.ts';
+
+// Every test here stops or pauses Redis: a redis-server of their own.
+const own = service('redis-server');
+needs(own);
 
 const secrets = aesGcmSecrets(randomBytes(32));
 let server: ReferenceServer;
 let redis: RedisServer;
 beforeEach(async () => {
+  if (!own.ok) return;
   server = await startReferenceServer();
-  redis = await startRedisServer();
+  redis = await own.start();
 });
 afterEach(async () => {
-  await redis.close();
-  await server.close();
+  await redis?.close();
+  await server?.close();
 });
 
 /**

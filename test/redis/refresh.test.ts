@@ -16,18 +16,21 @@ import { aesGcmSecrets, createRedisStores } from '@toolwire/redis';
 import { startReferenceServer } from '@toolwire/reference-server';
 import { expect, test } from 'vitest';
 import { startAuthorizationServer } from '../helpers/authorization-server.ts';
-import { startRedisServer } from '../helpers/redis-server.ts';
+import { neededBy, service } from '../helpers/services.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 import { startWorker } from '../helpers/worker-process.ts';
 
 const WORKER = new URL('./auth-worker.ts', import.meta.url);
+const available = service('redis');
+// The second test stops a Redis of its own.
+const own = service('redis-server');
 const REDIRECT = 'http://127.0.0.1:8976/callback';
 const WORKERS = 4;
 const digest = (token: unknown) =>
   createHash('sha256').update(String(token)).digest('base64url').slice(0, 12);
 
-test(`${WORKERS} worker processes, one expired token, a rotating refresh token: one refresh request, one new token for all`, async () => {
-  await using redis = await startRedisServer();
+test(`${WORKERS} worker processes, one expired token, a rotating refresh token: one refresh request, one new token for all`, async (ctx) => {
+  await using redis = await neededBy(ctx, available).start();
   await using as = await startAuthorizationServer();
   await using server = await startReferenceServer({
     protect: { authorizationServers: [as.issuer], scopesSupported: ['mcp:read', 'mcp:write'] },
@@ -96,8 +99,8 @@ test(`${WORKERS} worker processes, one expired token, a rotating refresh token: 
   // loaded machine.
 }, 90_000);
 
-test('Redis down: a call that needs the shared token fails with a typed error within its deadline', async () => {
-  const redis = await startRedisServer();
+test('Redis down: a call that needs the shared token fails with a typed error within its deadline', async (ctx) => {
+  const redis = await neededBy(ctx, own).start();
   await using as = await startAuthorizationServer();
   await using server = await startReferenceServer({
     protect: { authorizationServers: [as.issuer], scopesSupported: ['mcp:read', 'mcp:write'] },

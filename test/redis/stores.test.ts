@@ -9,18 +9,22 @@ import { aesGcmSecrets, createRedisStores } from '@toolwire/redis';
 import { startReferenceServer } from '@toolwire/reference-server';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { settledHandles } from '../helpers/handles.ts';
-import { type RedisServer, startRedisServer } from '../helpers/redis-server.ts';
+import { needs, type Redis, service } from '../helpers/services.ts';
 
-let redis: RedisServer;
+const available = service('redis');
+needs(available);
+
+let redis: Redis;
 let raw: ReturnType<typeof createClient>;
 beforeAll(async () => {
-  redis = await startRedisServer();
+  if (!available.ok) return;
+  redis = await available.start();
   raw = createClient({ url: redis.url });
   await raw.connect();
 });
 afterAll(async () => {
-  await raw.close();
-  await redis.close();
+  await raw?.close();
+  await redis?.close();
 });
 
 const secrets = aesGcmSecrets(randomBytes(32));

@@ -7,25 +7,31 @@ import { randomBytes } from 'node:crypto';
 import { aesGcmSecrets, createRedisStores, type RedisStores } from '@toolwire/redis';
 import { type ReferenceServer, startReferenceServer } from '@toolwire/reference-server';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { type RedisServer, startRedisServer } from '../helpers/redis-server.ts';
+import type { RedisServer } from '../helpers/redis-server.ts';
+import { needs, service } from '../helpers/services.ts';
 import { waitFor } from '../helpers/wait-for.ts';
 import { startWorker, type WorkerProcess } from '../helpers/worker-process.ts';
 
 const WORKER = new URL('./worker.ts', import.meta.url);
 const key = randomBytes(32).toString('hex');
 
+// The workers use the default prefix and the tests count what is under it: an empty Redis of their own.
+const own = service('redis-server');
+needs(own);
+
 let redis: RedisServer;
 let server: ReferenceServer;
 let stores: RedisStores;
 beforeEach(async () => {
-  redis = await startRedisServer();
+  if (!own.ok) return;
+  redis = await own.start();
   server = await startReferenceServer();
   stores = createRedisStores({ url: redis.url, secrets: aesGcmSecrets(key), timeoutMs: 5_000 });
 });
 afterEach(async () => {
-  await stores.close();
-  await server.close();
-  await redis.close();
+  await stores?.close();
+  await server?.close();
+  await redis?.close();
 });
 
 function worker(url: string, dialect: string, ...job: string[]): WorkerProcess {
