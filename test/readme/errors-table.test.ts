@@ -1,5 +1,5 @@
 /**
- * The README's table of errors against what the client exports: every error class a user can
+ * The table of errors (docs/errors.md) against what the client exports: every error class a user can
  * catch is in the table, the table names no class that is not exported, and each row's `code`
  * and `family` are the ones an instance of the class carries.
  */
@@ -7,24 +7,18 @@ import { readFile } from 'node:fs/promises';
 import * as client from '@toolwire/client';
 import { expect, test } from 'vitest';
 
-const README = new URL('../../README.md', import.meta.url);
+const ERRORS = new URL('../../docs/errors.md', import.meta.url);
 
 interface Row {
   code: string;
   family: string;
 }
 
-/** `| \`Class\` | \`CODE\` | \`family\` | when |` rows of the "## Errors" section. */
+/** `| \`Class\` | \`CODE\` | \`family\` | when |` rows of docs/errors.md. */
 async function documented(): Promise<Map<string, Row>> {
-  const text = await readFile(README, 'utf8');
-  const section = text.slice(
-    text.indexOf('\n## Errors\n'),
-    text.indexOf('\n## ', text.indexOf('\n## Errors\n') + 1),
-  );
+  const text = await readFile(ERRORS, 'utf8');
   const rows = new Map<string, Row>();
-  for (const [, name, code, family] of section.matchAll(
-    /^\| `(\w+)` +\| `(\w+)` +\| `(\w+)` +\|/gm,
-  )) {
+  for (const [, name, code, family] of text.matchAll(/^\| `(\w+)` +\| `(\w+)` +\| `(\w+)` +\|/gm)) {
     rows.set(name!, { code: code!, family: family! });
   }
   return rows;

@@ -1,18 +1,27 @@
 /**
- * The client's public face: every value it exports is named in the README, so nothing public is
+ * The client's public face: every value it exports is named in the README or docs/, so nothing public is
  * undocumented; the entry names each value and takes its types from one module that names each
  * type, so the face is read in two short files and nothing internal slips in through a wildcard.
  */
-import { readFile } from 'node:fs/promises';
+import { glob, readFile } from 'node:fs/promises';
 import * as client from '@toolwire/client';
 import { expect, test } from 'vitest';
 
-const README = new URL('../../README.md', import.meta.url);
+const ROOT = new URL('../../', import.meta.url);
 const INDEX = new URL('../../packages/client/src/index.ts', import.meta.url);
 const TYPES = new URL('../../packages/client/src/public-types.ts', import.meta.url);
 
-test('every value @toolwire/client exports is named in the README', async () => {
-  const readme = await readFile(README, 'utf8');
+/** The README and the pages of docs/: where a user reads about the public face. */
+async function documentation(): Promise<string> {
+  const pages = ['README.md'];
+  for await (const page of glob('docs/*.md', { cwd: ROOT })) pages.push(page);
+  expect(pages.length).toBeGreaterThan(5);
+  const texts = await Promise.all(pages.map((page) => readFile(new URL(page, ROOT), 'utf8')));
+  return texts.join('\n');
+}
+
+test('every value @toolwire/client exports is named in the README or docs/', async () => {
+  const readme = await documentation();
   const names = Object.keys(client);
   expect(names.length).toBeGreaterThan(40);
   // In a table, the prose or a snippet: anywhere a reader meets it as a word of its own.
