@@ -5,6 +5,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Agent, type Dispatcher } from 'undici';
 
 export interface Received {
   method: string;
@@ -71,14 +72,17 @@ export function sendJson(res: ServerResponse, status: number, body: unknown): vo
   res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 }
 
+/** How a stub authorization server answers a token request: it may echo what it received. */
+export type TokenAnswer = (request: Received, res: ServerResponse, origin: string) => void;
+
 /**
  * An authorization server: its RFC 8414 metadata is `metadata(origin)` over the issuer; it
- * registers anyone, its token endpoint grants `token` to whoever asks, and it records who asked
- * with what.
+ * registers anyone, its token endpoint grants `token` to whoever asks (or answers as `token`
+ * says, when it is a function), and it records who asked with what.
  */
 export function startAuthorizationServer(
   metadata: (origin: string) => Record<string, unknown>,
-  token = 'good',
+  token: string | TokenAnswer = 'good',
 ): Promise<Listening> {
   return listen((request, res, origin) => {
     if (request.path === '/.well-known/oauth-authorization-server') {
@@ -88,8 +92,44 @@ export function startAuthorizationServer(
       return sendJson(res, 201, { client_id: 'registered', token_endpoint_auth_method: 'none' });
     }
     if (request.method === 'POST' && request.path === '/token') {
+      if (typeof token === 'function') return token(request, res, origin);
       return sendJson(res, 200, { access_token: token, token_type: 'Bearer', expires_in: 3600 });
     }
     sendJson(res, 404, { error: 'not_found' });
   });
+}
+
+export interface WireRecord {
+  origin: string;
+  path: string;
+  /** The request's headers as the client gave them to undici, as text. */
+  headers: string;
+}
+
+/**
+ * A dispatcher that records every request the client makes through it: where it went and the
+ * headers it carried (so a test can look for a credential anywhere it should not be).
+ */
+export function recordingDispatcher(): {
+  dispatcher: Dispatcher;
+  requests: WireRecord[];
+} & AsyncDisposable {
+  const agent = new Agent();
+  const requests: WireRecord[] = [];
+  const dispatcher = agent.compose(
+    (dispatch) => (options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler) => {
+      const headers = options.headers;
+      requests.push({
+        origin: String(options.origin),
+        path: options.path,
+        headers: JSON.stringify(
+          headers && typeof headers === 'object' && Symbol.iterator in headers
+            ? [...(headers as Iterable<unknown>)]
+            : headers,
+        ),
+      });
+      return dispatch(options, handler);
+    },
+  );
+  return { dispatcher, requests, [Symbol.asyncDispose]: () => agent.close() };
 }
