@@ -13,8 +13,9 @@ const gc = runInNewContext('gc') as () => void;
 /** What the heap and the buffers outside it hold, in bytes, after a full collection. */
 export function heldBytes(): number {
   gc();
-  const { heapUsed, external, arrayBuffers } = process.memoryUsage();
-  return heapUsed + external + arrayBuffers;
+  // `external` counts the buffers (and array buffers) outside the heap.
+  const { heapUsed, external } = process.memoryUsage();
+  return heapUsed + external;
 }
 
 /**

@@ -133,3 +133,83 @@ export function recordingDispatcher(): {
   );
   return { dispatcher, requests, [Symbol.asyncDispose]: () => agent.close() };
 }
+
+export interface RpcMessage {
+  id?: string | number;
+  method?: string;
+  params?: Record<string, unknown> & { _meta?: Record<string, unknown> };
+}
+
+/**
+ * How a hostile MCP server answers one JSON-RPC request: `true` when it wrote the answer itself,
+ * a string to send as the JSON body, as it is (so a key such as `__proto__` stays a real key), or
+ * `undefined` for the plain answer.
+ */
+export type McpAnswer = (message: RpcMessage, res: ServerResponse) => true | string | undefined;
+
+/**
+ * A minimal stateful MCP server (Streamable HTTP, at any path): `server/discover` is an unknown
+ * method (so the client falls back to `initialize`), `initialize` echoes the client's revision,
+ * notifications get 202, GET 405, DELETE 204, and every request goes to `answer` first.
+ */
+export function startMcpServer(answer: McpAnswer): Promise<Listening> {
+  return listen((request, res) => {
+    if (request.method === 'GET') return void res.writeHead(405, { allow: 'POST' }).end();
+    if (request.method === 'DELETE') return void res.writeHead(204).end();
+    let message: RpcMessage;
+    try {
+      message = JSON.parse(request.body) as RpcMessage;
+    } catch {
+      return sendJson(res, 400, {
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32700, message: 'parse' },
+      });
+    }
+    if (message.id === undefined) return void res.writeHead(202).end();
+    const answered = answer(message, res);
+    if (answered === true) return;
+    const session = { 'content-type': 'application/json', 'mcp-session-id': 's-1' };
+    if (typeof answered === 'string') return void res.writeHead(200, session).end(answered);
+    const reply = (body: Record<string, unknown>) =>
+      res.writeHead(200, session).end(JSON.stringify({ jsonrpc: '2.0', id: message.id, ...body }));
+    if (message.method === 'initialize') {
+      return void reply({
+        result: {
+          protocolVersion: message.params?.['protocolVersion'],
+          capabilities: { tools: {}, resources: {}, prompts: {} },
+          serverInfo: { name: 'hostile', version: '1.0.0' },
+        },
+      });
+    }
+    if (message.method === 'tools/list') {
+      return void reply({ result: { tools: [{ name: 'call', inputSchema: { type: 'object' } }] } });
+    }
+    if (message.method === 'server/discover' || message.method?.startsWith('server/')) {
+      return void reply({ error: { code: -32601, message: 'Method not found' } });
+    }
+    reply({ result: {} });
+  });
+}
+
+/**
+ * Writes `chunk` to `res` as the socket takes it, `times` times at most, until the client goes
+ * away; then holds the response open. Resolves when done writing.
+ */
+export async function flood(
+  res: ServerResponse,
+  chunk: string | Buffer | (() => string | Buffer),
+  times: number,
+  pauseMs = 0,
+): Promise<void> {
+  for (let n = 0; n < times && !res.destroyed; n++) {
+    const next = typeof chunk === 'function' ? chunk() : chunk;
+    if (!res.write(next)) {
+      await new Promise<void>((resolve) => {
+        res.once('drain', resolve);
+        res.once('close', resolve);
+      });
+    }
+    if (pauseMs > 0) await new Promise((resolve) => setTimeout(resolve, pauseMs));
+  }
+}
