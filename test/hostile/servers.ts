@@ -77,19 +77,23 @@ export type TokenAnswer = (request: Received, res: ServerResponse, origin: strin
 
 /**
  * An authorization server: its RFC 8414 metadata is `metadata(origin)` over the issuer; it
- * registers anyone, its token endpoint grants `token` to whoever asks (or answers as `token`
- * says, when it is a function), and it records who asked with what.
+ * registers anyone (answering `registration`), its token endpoint grants `token` to whoever
+ * asks (or answers as `token` says, when it is a function), and it records who asked with what.
  */
 export function startAuthorizationServer(
   metadata: (origin: string) => Record<string, unknown>,
   token: string | TokenAnswer = 'good',
+  registration: Record<string, unknown> = {
+    client_id: 'registered',
+    token_endpoint_auth_method: 'none',
+  },
 ): Promise<Listening> {
   return listen((request, res, origin) => {
     if (request.path === '/.well-known/oauth-authorization-server') {
       return sendJson(res, 200, { issuer: origin, ...metadata(origin) });
     }
     if (request.method === 'POST' && request.path === '/register') {
-      return sendJson(res, 201, { client_id: 'registered', token_endpoint_auth_method: 'none' });
+      return sendJson(res, 201, registration);
     }
     if (request.method === 'POST' && request.path === '/token') {
       if (typeof token === 'function') return token(request, res, origin);
