@@ -149,8 +149,18 @@ describe.skipIf(SKIP !== undefined)(SKIP ? `skipped: ${SKIP}` : 'the Redis store
   });
 });
 
+/** What of a node-redis client reading the stores takes. */
+interface RawRedis {
+  type(key: string): Promise<string>;
+  get(key: string): Promise<unknown>;
+  hGetAll(key: string): Promise<unknown>;
+  lRange(key: string, start: number, stop: number): Promise<unknown>;
+  sMembers(key: string): Promise<unknown>;
+  zRange(key: string, start: number, stop: number): Promise<unknown>;
+}
+
 /** Whatever a key holds, as text, for each type the stores could use. */
-async function storedText(raw: ReturnType<typeof createClient>, key: string): Promise<string> {
+async function storedText(raw: RawRedis, key: string): Promise<string> {
   const type = await raw.type(key);
   switch (type) {
     case 'string':
