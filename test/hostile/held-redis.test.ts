@@ -6,40 +6,20 @@
  * token, a refresh token or a client secret.
  */
 import { randomBytes } from 'node:crypto';
-import { accessSync, constants } from 'node:fs';
-import { delimiter, join } from 'node:path';
 import { createClient } from '@redis/client';
 import { createMcpClient } from '@toolwire/client';
 import { aesGcmSecrets, createRedisStores } from '@toolwire/redis';
 import { startReferenceServer } from '@toolwire/reference-server';
 import { describe, expect, test } from 'vitest';
-import { startRedisServer } from '../helpers/redis-server.ts';
+import { type Found, needs, type Redis, service } from '../helpers/services.ts';
 import { sendJson, startAuthorizationServer } from './servers.ts';
 
-/**
- * Where a real Redis comes from: REDIS_URL, else a redis-server this test starts. Without either
- * the test is skipped, saying why (the one place to change how that is decided).
- */
-const REDIS_URL = process.env['REDIS_URL'];
-const SKIP =
-  REDIS_URL || onPath('redis-server')
-    ? undefined
-    : 'redis-server not found: apt-get install redis-server, or set REDIS_URL';
+/** A real Redis (REDIS_URL, else a redis-server this test starts), or the test skipped, saying why. */
+const available = service('redis');
+needs(available);
 
-function onPath(program: string): boolean {
-  return (process.env['PATH'] ?? '').split(delimiter).some((dir) => {
-    try {
-      accessSync(join(dir, program), constants.X_OK);
-      return true;
-    } catch {
-      return false;
-    }
-  });
-}
-
-async function redisForTest(): Promise<{ url: string } & AsyncDisposable> {
-  if (REDIS_URL) return { url: REDIS_URL, [Symbol.asyncDispose]: async () => {} };
-  return startRedisServer();
+function redisForTest(): Promise<Redis> {
+  return (available as Found<Redis>).start();
 }
 
 const PRESET_ID = 'held-preset-client-3f9a';
@@ -49,7 +29,7 @@ const REGISTERED_SECRET = 'held-registered-secret-e08f';
 const ACCESS = 'held-access-token-5a6b';
 const REFRESH = 'held-refresh-token-9d2c';
 
-describe.skipIf(SKIP !== undefined)(SKIP ? `skipped: ${SKIP}` : 'the Redis stores', () => {
+describe('the Redis stores', () => {
   test('keys hashed, values sealed: no server, issuer or client id in a key; no token or secret in a value', async () => {
     await using redis = await redisForTest();
     const prefix = `held-${randomBytes(4).toString('hex')}:`;
