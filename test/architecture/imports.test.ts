@@ -85,101 +85,110 @@ test('the check finds a cycle when there is one, and only the modules in it', ()
 });
 
 /**
- * The client's layers, as docs/architecture.md draws them: a module by its path under src (a
- * folder covers what is in it, the longest match wins). negotiate/'s probe vocabulary sits with
- * the dialects that implement probes; running them (negotiate/index.ts) is above. telemetry's
- * description of an operation is the client's.
+ * The client's layers are its folders, read from the block of docs/architecture.md that starts
+ * with `layers:`: one line per layer, highest first. A module imports only modules of lower
+ * layers, or of its own layer in the same folder or in a folder named after a `>` to its right
+ * (`client/ > auth/ apps/`: the client uses auth and apps, which know neither it nor each other).
+ * A folder covers what is in it; the longest match wins.
  */
-const LAYERS: Record<string, number> = {
-  'index.ts': 6,
-  'public-types.ts': 6,
-  'multi/': 6,
-  'pins.ts': 6,
-  'client.ts': 5,
-  'call-deadline.ts': 5,
-  'tool-recovery.ts': 5,
-  'stale-results.ts': 5,
-  'options.ts': 5,
-  'connection.ts': 5,
-  'credentials-required.ts': 5,
-  'apps.ts': 5,
-  'guarded-verdicts.ts': 5,
-  'stdio-server.ts': 5,
-  'events.ts': 5,
-  'tool-stream.ts': 5,
-  'auth/': 5,
-  'telemetry/operation.ts': 5,
-  'call.ts': 4,
-  'redeem.ts': 4,
-  'handles.ts': 4,
-  'negotiate/index.ts': 4,
-  'handlers/': 4,
-  'results.ts': 3,
-  'cache.ts': 3,
-  'server-capabilities.ts': 3,
-  'dialects/': 2,
-  'channels/': 2,
-  'negotiate/': 2,
-  'transport/': 1,
-  'errors.ts': 0,
-  'option-keys.ts': 0,
-  'wire-codes.ts': 0,
-  'telemetry/': 0,
-  'deadline.ts': 0,
-  'roster.ts': 0,
-  'id-table.ts': 0,
-  'outcome.ts': 0,
-  'jsonrpc.ts': 0,
-  'wire-size.ts': 0,
-  'types.ts': 0,
-  'digest.ts': 0,
-  'schema.ts': 0,
-};
-
-function layerOf(path: string): number | undefined {
-  let best: string | undefined;
-  for (const key of Object.keys(LAYERS)) {
-    const fits = key.endsWith('/') ? path.startsWith(key) : path === key;
-    if (fits && (best === undefined || key.length > best.length)) best = key;
-  }
-  return best === undefined ? undefined : LAYERS[best];
+export interface Layers {
+  /** The layer and group of a path under src, or undefined for a path no line names. */
+  place(path: string): { layer: number; group: number; folder: string } | undefined;
 }
 
-/** Every import of a module of a higher layer, and every module the map does not place. */
-function upwardImports(graph: Map<string, string[]>, src: string): string[] {
+export function layersOf(block: string): Layers {
+  const entries: { folder: string; layer: number; group: number }[] = [];
+  const lines = block.trim().split('\n');
+  lines.forEach((line, index) => {
+    const layer = lines.length - 1 - index;
+    const groups = line.replace(/^L\d+\s+/, '').split('>');
+    groups.forEach((group, rank) => {
+      for (const folder of group.trim().split(/\s+/)) entries.push({ folder, layer, group: rank });
+    });
+  });
+  return {
+    place(path) {
+      let best: (typeof entries)[number] | undefined;
+      for (const entry of entries) {
+        const fits = entry.folder.endsWith('/')
+          ? path.startsWith(entry.folder)
+          : path === entry.folder;
+        if (fits && (best === undefined || entry.folder.length > best.folder.length)) best = entry;
+      }
+      return best;
+    },
+  };
+}
+
+async function documentedLayers(): Promise<Layers> {
+  const doc = await readFile(join(ROOT, 'docs', 'architecture.md'), 'utf8');
+  const block = /```\nlayers:\n([\s\S]*?)```/.exec(doc)?.[1];
+  expect(block, 'docs/architecture.md has a `layers:` block').toBeDefined();
+  return layersOf(block!);
+}
+
+/** Every import the layers forbid, and every module no layer places. */
+function forbiddenImports(graph: Map<string, string[]>, src: string, layers: Layers): string[] {
   const found: string[] = [];
   for (const [file, targets] of graph) {
     const from = relative(src, file);
-    const layer = layerOf(from);
-    if (layer === undefined) {
+    const here = layers.place(from);
+    if (here === undefined) {
       found.push(`${from} has no layer`);
       continue;
     }
     for (const target of targets) {
-      const to = relative(src, target);
       if (!graph.has(target)) continue; // package.json, say: not a module of the layers
-      const above = layerOf(to);
-      if (above === undefined || above > layer)
-        found.push(`${from} (L${layer}) -> ${to} (L${above})`);
+      const to = relative(src, target);
+      const there = layers.place(to);
+      const allowed =
+        there !== undefined &&
+        (there.layer < here.layer ||
+          (there.layer === here.layer &&
+            (there.folder === here.folder || there.group > here.group)));
+      if (!allowed) {
+        const where = there ? `L${there.layer}` : 'no layer';
+        found.push(
+          `${from} (L${here.layer} ${here.folder}) -> ${to} (${where} ${there?.folder ?? ''})`.trim(),
+        );
+      }
     }
   }
   return found.sort();
 }
 
-test('no module of the client imports one of a higher layer', async () => {
+test('no module of the client imports against its layers', async () => {
   const src = join(ROOT, 'packages', 'client', 'src');
   const graph = await graphOf(src);
-  expect(upwardImports(graph, src)).toEqual([]);
+  expect(forbiddenImports(graph, src, await documentedLayers())).toEqual([]);
 });
 
-test('the check finds an upward import, and a module with no layer', () => {
+test('only the public face stands at the root of packages/client/src: the rest is in its layer', async () => {
+  const src = join(ROOT, 'packages', 'client', 'src');
+  const files = (await readdir(src, { withFileTypes: true }))
+    .filter((entry) => entry.isFile() && !entry.name.endsWith('.test.ts'))
+    .map((entry) => entry.name);
+  expect(files.sort()).toEqual(['index.ts', 'public-types.ts']);
+});
+
+test('the check finds an upward import, one across a layer against its order, and a module with no layer', () => {
+  const layers = layersOf(
+    'L2  client/ > auth/ apps/\nL1  wire/channels/ > wire/transport/\nL0  core/\n',
+  );
   const graph = new Map([
-    ['/src/errors.ts', ['/src/call.ts']],
-    ['/src/call.ts', ['/src/errors.ts']],
+    ['/src/core/errors.ts', ['/src/client/client.ts']],
+    ['/src/client/client.ts', ['/src/auth/gate.ts', '/src/core/errors.ts']],
+    ['/src/auth/gate.ts', ['/src/apps/apps.ts', '/src/client/client.ts']],
+    ['/src/apps/apps.ts', []],
+    ['/src/wire/transport/http.ts', ['/src/wire/channels/stdio.ts']],
+    ['/src/wire/channels/stdio.ts', ['/src/wire/transport/http.ts']],
     ['/src/stray.ts', []],
   ]);
-  expect(upwardImports(graph, '/src')).toEqual([
-    'errors.ts (L0) -> call.ts (L4)',
+  expect(forbiddenImports(graph, '/src', layers)).toEqual([
+    'auth/gate.ts (L2 auth/) -> apps/apps.ts (L2 apps/)',
+    'auth/gate.ts (L2 auth/) -> client/client.ts (L2 client/)',
+    'core/errors.ts (L0 core/) -> client/client.ts (L2 client/)',
     'stray.ts has no layer',
+    'wire/transport/http.ts (L1 wire/transport/) -> wire/channels/stdio.ts (L1 wire/channels/)',
   ]);
 });

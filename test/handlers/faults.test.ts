@@ -58,7 +58,7 @@ test('an MCP-lite tool that asks twice gets both answers: each round builds on t
 });
 
 // The pauses themselves (500 ms, doubling, up to 5 s) are measured on fake timers in
-// packages/client/src/pacing.test.ts; this is the same server over real HTTP.
+// packages/client/src/call/pacing.test.ts; this is the same server over real HTTP.
 test('a -32042 that names no elicitationId asks the user once and is sent again', async () => {
   let calls = 0;
   await using server = await startFaultServer(

@@ -90,7 +90,7 @@ test('the tasks extension is declared in every request, and tasks/get names the 
 });
 
 // The pace of the polls (the server's pollIntervalMs, else a backoff from 250 ms) is measured on
-// fake timers in packages/client/src/pacing.test.ts; here, the same over real HTTP.
+// fake timers in packages/client/src/call/pacing.test.ts; here, the same over real HTTP.
 test('a server that asks for a pace is polled until the task is done', async () => {
   const { server } = await taskServer(
     (n) => (n < 3 ? task('working', { pollIntervalMs: 60 }) : done),

@@ -5,10 +5,10 @@
 // biome-ignore-all assist/source/organizeImports: grouped by what a user looks for, not by path
 
 // One server, several servers, and the protocol versions they may speak.
-export { createMcpClient, McpClient } from './client.ts';
+export { createMcpClient, McpClient } from './client/client.ts';
 export { createMcpClients, McpClients } from './multi/clients.ts';
 export { serverInstructions, serverOfTool } from './multi/source.ts';
-export { DIALECTS, LEGACY_VERSIONS, MODERN_VERSIONS } from './negotiate/versions.ts';
+export { DIALECTS, LEGACY_VERSIONS, MODERN_VERSIONS } from './dialects/versions.ts';
 
 // Errors: one tree, each with a code and a family.
 export {
@@ -49,22 +49,22 @@ export {
   UnsupportedVersionError,
   UrlElicitationRequiredError,
   WebtoolError,
-} from './errors.ts';
+} from './core/errors.ts';
 
 // The stores a client keeps (shared by several clients when given one).
-export { checkHandle, memoryHandleStore } from './handles.ts';
-export { memoryVerdictStore } from './negotiate/verdicts.ts';
+export { checkHandle, memoryHandleStore } from './call/handles.ts';
+export { memoryVerdictStore } from './dialects/verdicts.ts';
 
 // Authorization.
 export { authKeys, memoryAuthStore } from './auth/store.ts';
 export { loopbackAuthorization } from './auth/loopback.ts';
 
 // The check of options' keys, for packages built on the client (the adapters, the stores).
-export { checkKeys } from './option-keys.ts';
+export { checkKeys } from './core/option-keys.ts';
 
 // MCP Apps and tool-definition pinning.
-export { readAppResource, visibleToApp, visibleToModel } from './apps.ts';
-export { ToolPins, toolFingerprint } from './pins.ts';
+export { readAppResource, visibleToApp, visibleToModel } from './apps/apps.ts';
+export { ToolPins, toolFingerprint } from './adapters/pins.ts';
 
 // The types, each named in public-types.ts.
 export type * from './public-types.ts';

@@ -5,11 +5,16 @@
 // biome-ignore-all assist/source/organizeImports: grouped by what a user looks for, not by path
 
 // One server, several servers, and the options they are made with.
-export type { CallToolOptions, ListOptions, ListToolsOptions, RequestOptions } from './client.ts';
-export type { ClientInfo, ClientOptions } from './options.ts';
-export type { KeyShape, OptionKeys, OptionShape } from './option-keys.ts';
-export type { ClientEvents } from './events.ts';
-export type { ToolStreamEvent } from './tool-stream.ts';
+export type {
+  CallToolOptions,
+  ListOptions,
+  ListToolsOptions,
+  RequestOptions,
+} from './client/client.ts';
+export type { ClientInfo, ClientOptions } from './client/options.ts';
+export type { KeyShape, OptionKeys, OptionShape } from './core/option-keys.ts';
+export type { ClientEvents } from './client/events.ts';
+export type { ToolStreamEvent } from './client/tool-stream.ts';
 export type {
   McpClientsEvents,
   McpClientsOptions,
@@ -24,7 +29,7 @@ export type {
   StdioServer,
   UrlServer,
 } from './multi/targets.ts';
-export type { DialectChoice, ProtocolChoice } from './negotiate/versions.ts';
+export type { DialectChoice, ProtocolChoice } from './dialects/versions.ts';
 
 // What servers send and calls report.
 export type {
@@ -57,8 +62,8 @@ export type {
   Tool,
   ToolAnnotations,
   ToolUi,
-} from './types.ts';
-export type { JsonObject } from './jsonrpc.ts';
+} from './core/types.ts';
+export type { JsonObject } from './core/jsonrpc.ts';
 
 // What an error carries (the classes are values, in index.ts).
 export type {
@@ -67,7 +72,7 @@ export type {
   McpErrorCode,
   McpErrorFamily,
   ProcessExit,
-} from './errors.ts';
+} from './core/errors.ts';
 
 // The server's questions, answered by the application's handlers.
 export type {
@@ -93,8 +98,8 @@ export type {
 } from './handlers/types.ts';
 
 // The stores a client keeps: deferred calls' handles and negotiation verdicts.
-export type { HandleStore, MemoryHandleStore } from './handles.ts';
-export type { Verdict, VerdictStore } from './negotiate/verdicts.ts';
+export type { HandleStore, MemoryHandleStore } from './call/handles.ts';
+export type { Verdict, VerdictStore } from './dialects/verdicts.ts';
 
 // Authorization.
 export type {
@@ -121,5 +126,5 @@ export type { LoopbackAuthorization, LoopbackOptions } from './auth/loopback.ts'
 
 // Webtools, MCP Apps and tool-definition pinning.
 export type { WebtoolAction, WebtoolMetadata, WebtoolsOptions } from './dialects/webtools/index.ts';
-export type { AppResource, ResourceReader } from './apps.ts';
-export type { PinnedDefinition, ToolDrift, ToolPinsOptions } from './pins.ts';
+export type { AppResource, ResourceReader } from './apps/apps.ts';
+export type { PinnedDefinition, ToolDrift, ToolPinsOptions } from './adapters/pins.ts';

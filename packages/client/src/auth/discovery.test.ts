@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { AuthorizationError } from '../errors.ts';
+import { AuthorizationError } from '../core/errors.ts';
 import { discoverResource, metadataUrls, resourceCovers } from './discovery.ts';
 import type { AuthFetch } from './fetch.ts';
 import { isLoopback } from './reach.ts';

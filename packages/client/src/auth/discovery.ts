@@ -6,8 +6,8 @@
  * oauth4webapi checks each document against its issuer.
  */
 import * as oauth from 'oauth4webapi';
-import { AuthorizationError } from '../errors.ts';
-import type { JsonObject } from '../jsonrpc.ts';
+import { AuthorizationError } from '../core/errors.ts';
+import type { JsonObject } from '../core/jsonrpc.ts';
 import type { AuthFetch } from './fetch.ts';
 import { isLoopback, refusalToReach } from './reach.ts';
 import type { IssuerRecord, ResourceRecord } from './store.ts';

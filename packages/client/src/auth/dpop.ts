@@ -5,7 +5,7 @@
  */
 import type { webcrypto } from 'node:crypto';
 import * as oauth from 'oauth4webapi';
-import type { JsonObject } from '../jsonrpc.ts';
+import type { JsonObject } from '../core/jsonrpc.ts';
 
 /**
  * The handle's own proof and nonce methods: the ones oauth4webapi's protectedResourceRequest

@@ -3,7 +3,7 @@
  * can hold tokens, so only what the authorization server said went wrong is kept.
  */
 import * as oauth from 'oauth4webapi';
-import { AuthorizationError, type AuthorizationFailure, isMcpError } from '../errors.ts';
+import { AuthorizationError, type AuthorizationFailure, isMcpError } from '../core/errors.ts';
 
 /** What went wrong talking to the authorization server, safe to log. */
 export function oauthFailure(

@@ -6,7 +6,7 @@
  * the application logs.
  */
 import type { Dispatcher } from 'undici';
-import { callHeaders, readText, send } from '../transport/http.ts';
+import { callHeaders, readText, send } from '../wire/transport/http.ts';
 
 /** The headers of an authorization server's answer that anything here reads. */
 const KEPT_HEADERS = [

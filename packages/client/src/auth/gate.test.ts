@@ -1,7 +1,7 @@
 import type { Dispatcher } from 'undici';
 import { describe, expect, test } from 'vitest';
-import { AuthorizationError } from '../errors.ts';
-import type { HttpRequest, HttpResponse } from '../transport/http.ts';
+import { AuthorizationError } from '../core/errors.ts';
+import type { HttpRequest, HttpResponse } from '../wire/transport/http.ts';
 import { checkAuth, gateFor } from './gate.ts';
 
 const dispatcher = {} as Dispatcher;

@@ -1,11 +1,11 @@
 /**
- * The `headers` and `auth` options as a request gate (transport/http.ts): headers asked for each
+ * The `headers` and `auth` options as a request gate (wire/transport/http.ts): headers asked for each
  * request, credentials on every request to the server's origin and on no other, and what to do
  * when the server refuses them. OAuth itself is loaded only when asked for.
  */
 import type { Dispatcher } from 'undici';
-import { AuthorizationError, isMcpError, usageError } from '../errors.ts';
-import type { HttpRequest, Refusal, RequestGate } from '../transport/http.ts';
+import { AuthorizationError, isMcpError, usageError } from '../core/errors.ts';
+import type { HttpRequest, Refusal, RequestGate } from '../wire/transport/http.ts';
 import type { AuthOption, AuthProvider, OAuthOptions } from './types.ts';
 
 /** Headers asked for before each request (the `headers` option as a function). */

@@ -9,8 +9,8 @@
  */
 import type * as oauth from 'oauth4webapi';
 import type { Dispatcher } from 'undici';
-import { AuthorizationError } from '../errors.ts';
-import type { HttpRequest, Refusal, RequestGate } from '../transport/http.ts';
+import { AuthorizationError } from '../core/errors.ts';
+import type { HttpRequest, Refusal, RequestGate } from '../wire/transport/http.ts';
 import { type Challenge, challengedScopes, oauthChallenge, parseChallenges } from './challenge.ts';
 import { type DiscoveryContext, discoverIssuer, discoverResource } from './discovery.ts';
 import { type DPoPKey, keepNonce, newDPoPKey, proofHeaders, restoreDPoPKey } from './dpop.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { AuthorizationError } from '../errors.ts';
+import { AuthorizationError } from '../core/errors.ts';
 import { checkEndpoints, reachable } from './discovery.ts';
 import { addressKind, refusalToReach } from './reach.ts';
 

@@ -3,7 +3,7 @@
  * and what discovery found. Plain JSON under string keys, so a store is easy to back by a Map, a
  * file or Redis; an optional lock lets processes that share a store refresh a token once.
  */
-import type { JsonObject } from '../jsonrpc.ts';
+import type { JsonObject } from '../core/jsonrpc.ts';
 
 type Awaitable<T> = T | Promise<T>;
 

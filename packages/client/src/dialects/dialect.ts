@@ -2,16 +2,16 @@
  * What every dialect implements. A dialect turns an operation into wire traffic and the answer
  * into an `Outcome`; it knows nothing of the call loop, the caches or the handlers.
  */
-import type { Deadline } from '../deadline.ts';
-import type { McpError } from '../errors.ts';
-import type { JsonObject, JsonRpcNotification } from '../jsonrpc.ts';
-import type { Operation, Outcome, PendingHandle, PollOutcome, Question } from '../outcome.ts';
-import type { ContentBlock, Progress, Tool } from '../types.ts';
+import type { Deadline } from '../core/deadline.ts';
+import type { McpError } from '../core/errors.ts';
+import type { JsonObject } from '../core/jsonrpc.ts';
+import type { Operation, Outcome, PendingHandle, PollOutcome, Question } from '../core/outcome.ts';
+import type { ContentBlock, Progress, Tool } from '../core/types.ts';
 
 // The request a dialect is handed is part of the waist it shares with the call loop; progress is
-// the application's type (types.ts), named here for the dialects that report it.
-export type { Operation, PollOutcome } from '../outcome.ts';
-export type { Progress } from '../types.ts';
+// the application's type (core/types.ts), named here for the dialects that report it.
+export type { Operation, PollOutcome } from '../core/outcome.ts';
+export type { Progress } from '../core/types.ts';
 
 export interface SendContext {
   deadline: Deadline;
@@ -47,17 +47,6 @@ export interface ServerDescription {
   serverInfo: { name: string; version: string; title?: string | undefined } & JsonObject;
   capabilities: JsonObject;
   instructions: string | undefined;
-}
-
-/** Where a dialect hands what the server says outside any call's answer. */
-export interface DialectEvents {
-  notification(message: JsonRpcNotification): void;
-  /** Something went wrong in the background (a listen stream that gave up, say); never thrown. */
-  warning(error: Error): void;
-  /** Changes may have been missed (a notification stream was lost): cached lists are stale. */
-  stale?(): void;
-  /** One line a local server wrote to its stderr: its logs, never protocol. */
-  stderr?(line: string): void;
 }
 
 export interface Dialect {

@@ -2,9 +2,9 @@
  * The `initialize` handshake's answer, for both legacy transports: checked, and turned into a
  * description of the server, or into the error that says why it cannot be used.
  */
-import { MalformedMessageError, UnsupportedVersionError } from '../errors.ts';
-import { isObject, type JsonObject, type JsonRpcResponse } from '../jsonrpc.ts';
-import { fromJsonRpcError } from '../wire-codes.ts';
+import { MalformedMessageError, UnsupportedVersionError } from '../core/errors.ts';
+import { isObject, type JsonObject, type JsonRpcResponse } from '../core/jsonrpc.ts';
+import { fromJsonRpcError } from '../core/wire-codes.ts';
 import type { ServerDescription } from './dialect.ts';
 
 export function initializeParams(

@@ -5,17 +5,17 @@
  * A question that came on a call's own stream belongs to that call: it runs under the call's
  * deadline, and when it cannot be answered the call fails with the reason, through its waiter.
  */
-import { Deadline } from '../deadline.ts';
-import { asError, ClientClosedError } from '../errors.ts';
+import { Deadline } from '../core/deadline.ts';
+import { asError, ClientClosedError } from '../core/errors.ts';
 import {
   failure,
   type JsonRpcMessage,
   type JsonRpcRequest,
   type RequestId,
   success,
-} from '../jsonrpc.ts';
-import type { Ask, DialectEvents } from './dialect.ts';
-import type { Waiter } from './router.ts';
+} from '../core/jsonrpc.ts';
+import type { ChannelEvents, Waiter } from '../wire/channels/channel.ts';
+import type { Ask } from './dialect.ts';
 
 export interface InboundConfig {
   url: string;
@@ -29,12 +29,12 @@ export class Inbound {
   readonly #running = new Map<RequestId, AbortController>();
 
   readonly #post: (message: JsonRpcMessage) => Promise<void>;
-  readonly #events: DialectEvents;
+  readonly #events: ChannelEvents;
   readonly #config: InboundConfig;
 
   constructor(
     post: (message: JsonRpcMessage) => Promise<void>,
-    events: DialectEvents,
+    events: ChannelEvents,
     config: InboundConfig,
   ) {
     this.#post = post;

@@ -1,10 +1,7 @@
 /** What the legacy revisions share whatever their transport (Streamable HTTP or HTTP+SSE). */
-import type { JsonObject } from '../jsonrpc.ts';
-import type { Tool } from '../types.ts';
+import type { JsonObject } from '../core/jsonrpc.ts';
+import type { Tool } from '../core/types.ts';
 import type { Operation } from './dialect.ts';
-
-/** How long close() waits for its last words to the server (a cancellation, DELETE of the session). */
-export const CLOSE_GRACE_MS = 2_000;
 
 export const legacyEra = {
   /** Every operation is a request in this era. */

@@ -2,7 +2,7 @@
  * The capabilities the client declares follow from what the application registered, and nothing
  * else: a server may only ask what a handler can answer.
  */
-import type { JsonObject } from '../jsonrpc.ts';
+import type { JsonObject } from '../core/jsonrpc.ts';
 import type { Handlers } from './types.ts';
 
 export function clientCapabilities(handlers: Handlers): JsonObject {

@@ -5,7 +5,7 @@
  * Schema work; it is loaded the first time a form is answered, not when the client is imported.
  */
 import type { ValidateFunction } from 'ajv';
-import { isObject, type JsonObject } from '../jsonrpc.ts';
+import { isObject, type JsonObject } from '../core/jsonrpc.ts';
 import type { FormValue, RequestedSchema } from './types.ts';
 
 const PRIMITIVE_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'array']);

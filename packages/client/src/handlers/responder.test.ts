@@ -4,7 +4,7 @@ import {
   InputRequiredError,
   MalformedMessageError,
   TimeoutError,
-} from '../errors.ts';
+} from '../core/errors.ts';
 import { clientCapabilities } from './capabilities.ts';
 import { Responder } from './responder.ts';
 import type { Handlers } from './types.ts';

@@ -6,7 +6,6 @@
  * server is owed. A handler that ignores its signal is not waited for.
  */
 
-import type { Ask, AskContext } from '../dialects/dialect.ts';
 import {
   asError,
   HandlerError,
@@ -14,10 +13,11 @@ import {
   isMcpError,
   MalformedMessageError,
   type McpError,
-} from '../errors.ts';
-import { isObject, type JsonObject } from '../jsonrpc.ts';
-import type { Question } from '../outcome.ts';
-import { RpcCode } from '../wire-codes.ts';
+} from '../core/errors.ts';
+import { isObject, type JsonObject } from '../core/jsonrpc.ts';
+import type { Question } from '../core/outcome.ts';
+import { RpcCode } from '../core/wire-codes.ts';
+import type { Ask, AskContext } from '../dialects/dialect.ts';
 import { checkFormAnswer, formProblem } from './form.ts';
 import type {
   ElicitationRequest,

@@ -4,8 +4,8 @@
  * same handler answers whichever way the server asked: a request on an event stream, an
  * `input_required` result, or a -32042 error.
  */
-import type { JsonObject } from '../jsonrpc.ts';
-import type { AudioContent, ImageContent, TextContent, Tool } from '../types.ts';
+import type { JsonObject } from '../core/jsonrpc.ts';
+import type { AudioContent, ImageContent, TextContent, Tool } from '../core/types.ts';
 
 /** One field of an elicitation form: the schema subset the spec allows (flat, primitive). */
 export type FormField = JsonObject & {

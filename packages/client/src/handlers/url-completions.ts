@@ -3,7 +3,7 @@
  * `notifications/elicitation/complete`; a 2026-07-28 server only by answering a retry. A call
  * that waits on them wakes on the notification or after a pause, whichever comes first.
  */
-import { sleep } from '../deadline.ts';
+import { sleep } from '../core/deadline.ts';
 
 /** How many finished ids are remembered: a notification may arrive before anyone waits. */
 const REMEMBERED = 256;

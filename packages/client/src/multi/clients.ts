@@ -13,7 +13,10 @@ import {
   type ListToolsOptions,
   type McpClient,
   type RequestOptions,
-} from '../client.ts';
+} from '../client/client.ts';
+import type { ClientEvents } from '../client/events.ts';
+import { CLIENT_OPTION_KEYS, type ClientOptions } from '../client/options.ts';
+import type { ToolStreamEvent } from '../client/tool-stream.ts';
 import {
   asError,
   ClientClosedError,
@@ -21,13 +24,10 @@ import {
   TransportError,
   typedError,
   usageError,
-} from '../errors.ts';
-import type { ClientEvents } from '../events.ts';
-import type { JsonObject } from '../jsonrpc.ts';
-import { checkKeys, type OptionKeys } from '../option-keys.ts';
-import { CLIENT_OPTION_KEYS, type ClientOptions } from '../options.ts';
-import type { ToolStreamEvent } from '../tool-stream.ts';
-import type { CallToolResult, ReadResourceResult, Tool } from '../types.ts';
+} from '../core/errors.ts';
+import type { JsonObject } from '../core/jsonrpc.ts';
+import { checkKeys, type OptionKeys } from '../core/option-keys.ts';
+import type { CallToolResult, ReadResourceResult, Tool } from '../core/types.ts';
 import { ServerToolNames, type ToolOriginName } from './names.ts';
 import { isStdioTarget, readTargets, type ServerEntry, type ServerTargets } from './targets.ts';
 

@@ -3,7 +3,7 @@
  * `createMcpClients` as one. Both list, call, stream and read the same way; what differs (which
  * server a tool belongs to) is answered here, once.
  */
-import type { McpClient, RequestOptions } from '../client.ts';
+import type { McpClient, RequestOptions } from '../client/client.ts';
 import type { McpClients } from './clients.ts';
 
 export type ToolSource = McpClient | McpClients;

@@ -3,9 +3,10 @@
  * URLs with their own options, local commands (stdio), or the `mcpServers` object of an editor's
  * or a desktop app's configuration file.
  */
-import { isObject } from '../jsonrpc.ts';
-import type { ClientOptions } from '../options.ts';
-import type { StdioServer } from '../stdio-server.ts';
+
+import type { ClientOptions } from '../client/options.ts';
+import type { StdioServer } from '../client/stdio-server.ts';
+import { isObject } from '../core/jsonrpc.ts';
 import { isServerName } from './names.ts';
 
 export type { StdioServer };

@@ -12,23 +12,28 @@
  * Each dialect owns its probe (`dialects/<name>/probe.ts`); the lists below say which probes a
  * channel runs, and in which order. A new dialect or channel is a folder and a line here.
  */
-import type { Deadline } from '../deadline.ts';
-import type { Dialect, DialectEvents } from '../dialects/dialect.ts';
+import type { Deadline } from '../core/deadline.ts';
+import { UnsupportedServerError } from '../core/errors.ts';
+import type { Dialect } from '../dialects/dialect.ts';
 import { isGrpcUrl } from '../dialects/mcp-lite/grpc/url.ts';
 import { hintedLiteProbe, liteProbe, resumeLite } from '../dialects/mcp-lite/probe.ts';
 import { httpSseProbe, resumeSse } from '../dialects/mcp-sse/probe.ts';
 import { initializeProbe } from '../dialects/mcp-stateful/probe.ts';
 import { discoverProbe } from '../dialects/mcp-stateless/probe.ts';
+import {
+  isFinal,
+  type NegotiationConfig,
+  type Probe,
+  type ProbeContext,
+} from '../dialects/probe.ts';
+import type { Verdict } from '../dialects/verdicts.ts';
+import { LEGACY_VERSIONS, MODERN_VERSIONS, type ProtocolChoice } from '../dialects/versions.ts';
 import { resumeWebtools, webtoolsProbe } from '../dialects/webtools/probe.ts';
-import { UnsupportedServerError } from '../errors.ts';
-import { isFinal, type NegotiationConfig, type Probe, type ProbeContext } from './probe.ts';
-import type { Verdict } from './verdicts.ts';
+import type { ChannelEvents } from '../wire/channels/channel.ts';
 
-import { LEGACY_VERSIONS, MODERN_VERSIONS, type ProtocolChoice } from './versions.ts';
-
-export type { NegotiationConfig, Probe } from './probe.ts';
-export { memoryVerdictStore, type Verdict, type VerdictStore } from './verdicts.ts';
-export * from './versions.ts';
+export type { NegotiationConfig, Probe } from '../dialects/probe.ts';
+export { memoryVerdictStore, type Verdict, type VerdictStore } from '../dialects/verdicts.ts';
+export * from '../dialects/versions.ts';
 
 /** Streamable HTTP: MCP-lite first when the URL names it, then MCP, then the other dialects. */
 export const HTTP_PROBES: readonly Probe[] = [
@@ -45,7 +50,7 @@ export const STDIO_PROBES: readonly Probe[] = [discoverProbe, initializeProbe];
 
 export async function negotiate(
   config: NegotiationConfig,
-  events: DialectEvents,
+  events: ChannelEvents,
   deadline: Deadline,
 ): Promise<Dialect> {
   // A grpc URL names MCP-lite's gRPC binding: nothing to probe.
@@ -94,7 +99,7 @@ function wrongPathHint(url: string, probes: string[]): string | undefined {
 /** A fresh context for one run of probes: nothing learned yet. */
 function probeContext(
   config: NegotiationConfig,
-  events: DialectEvents,
+  events: ChannelEvents,
   deadline: Deadline,
   remember: ProbeContext['remember'],
 ): ProbeContext {
@@ -112,7 +117,7 @@ function probeContext(
 /** A dialect the options name outright: no probing for the others. */
 async function forcedDialect(
   config: NegotiationConfig,
-  events: DialectEvents,
+  events: ChannelEvents,
   deadline: Deadline,
 ): Promise<Dialect | undefined> {
   // A dialect named by the options is not a verdict: the next client is told the same.

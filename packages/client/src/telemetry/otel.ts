@@ -18,7 +18,7 @@ import {
   trace,
 } from '@opentelemetry/api';
 import packageJson from '../../package.json' with { type: 'json' };
-import { isMcpError, JsonRpcError } from '../errors.ts';
+import { isMcpError, JsonRpcError } from '../core/errors.ts';
 import type { TracerProviderLike } from './load.ts';
 import { type Attributes, NO_SPAN, type Observer, type Span } from './span.ts';
 

@@ -8,7 +8,7 @@
  * step makes its span the deadline's current one while it runs, so what runs inside it (a retry
  * inside a poll) nests under it.
  */
-import type { Deadline } from '../deadline.ts';
+import type { Deadline } from '../core/deadline.ts';
 
 export type Attributes = Record<string, string | number | boolean | undefined>;
 

@@ -2,14 +2,14 @@
  * What carries MCP-lite: one dialect, two bindings. A channel lists the tools and sends one call
  * once, and hands back what the server said in the HTTP binding's shape (a result with `_meta`
  * inside, or the server's error); the dialect decides what it means (`response.ts`), retries
- * (`transport/retry.ts`), redeems promises and answers elicitations. HTTP (`http/`) and gRPC
+ * (`wire/transport/retry.ts`), redeems promises and answers elicitations. HTTP (`http/`) and gRPC
  * (`grpc/`, loaded only for grpc:// and grpcs:// URLs) implement it.
  */
 import type { Dispatcher } from 'undici';
-import type { Deadline } from '../../deadline.ts';
-import type { McpError } from '../../errors.ts';
-import type { JsonObject } from '../../jsonrpc.ts';
-import type { RetryPolicy, Tool } from '../../types.ts';
+import type { Deadline } from '../../core/deadline.ts';
+import type { McpError } from '../../core/errors.ts';
+import type { JsonObject } from '../../core/jsonrpc.ts';
+import type { RetryPolicy, Tool } from '../../core/types.ts';
 import type { Partials } from './partials.ts';
 
 /** What a channel is built with. */

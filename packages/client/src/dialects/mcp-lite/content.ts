@@ -4,7 +4,7 @@
  * content kinds becomes a text block holding its JSON, and the untyped items themselves become
  * `structuredContent`: adapters always get typed blocks, and nothing the server sent is lost.
  */
-import { isObject, type JsonObject } from '../../jsonrpc.ts';
+import { isObject, type JsonObject } from '../../core/jsonrpc.ts';
 
 const KINDS = new Set(['text', 'image', 'audio', 'resource_link', 'resource']);
 /** Result fields that are not the tool's output. */

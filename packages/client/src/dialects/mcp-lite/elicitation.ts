@@ -4,8 +4,8 @@
  * form `elicitation/create` (so one set of handlers serves every dialect), and the answer goes
  * back as the same `tools/call` again, with the accepted fields merged into its arguments.
  */
-import { isObject, type JsonObject } from '../../jsonrpc.ts';
-import type { Outcome } from '../../outcome.ts';
+import { isObject, type JsonObject } from '../../core/jsonrpc.ts';
+import type { Outcome } from '../../core/outcome.ts';
 
 /** The key the one request is filed under in the `input` outcome. */
 export const ELICITATION_KEY = 'elicitation';

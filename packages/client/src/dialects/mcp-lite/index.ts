@@ -1,17 +1,16 @@
-import type { Deadline } from '../../deadline.ts';
-import { MalformedMessageError, NotSupportedError, UnsupportedServerError } from '../../errors.ts';
-import { isObject, type JsonObject } from '../../jsonrpc.ts';
-import type { Outcome, PendingHandle, PollOutcome } from '../../outcome.ts';
-import { withRetry } from '../../transport/retry.ts';
-import type { Tool } from '../../types.ts';
-import { aboutDeferred } from '../../wire-codes.ts';
-import type {
-  Dialect,
-  DialectEvents,
-  Operation,
-  SendContext,
-  ServerDescription,
-} from '../dialect.ts';
+import type { Deadline } from '../../core/deadline.ts';
+import {
+  MalformedMessageError,
+  NotSupportedError,
+  UnsupportedServerError,
+} from '../../core/errors.ts';
+import { isObject, type JsonObject } from '../../core/jsonrpc.ts';
+import type { Outcome, PendingHandle, PollOutcome } from '../../core/outcome.ts';
+import type { Tool } from '../../core/types.ts';
+import { aboutDeferred } from '../../core/wire-codes.ts';
+import type { ChannelEvents } from '../../wire/channels/channel.ts';
+import { withRetry } from '../../wire/transport/retry.ts';
+import type { Dialect, Operation, SendContext, ServerDescription } from '../dialect.ts';
 import type { ChannelListing, LiteChannel, McpLiteConfig } from './channel.ts';
 import { answered } from './elicitation.ts';
 import { HttpChannel } from './http/channel.ts';
@@ -35,7 +34,7 @@ export class McpLiteDialect implements Dialect {
   readonly name = 'mcp-lite';
   readonly server: ServerDescription;
   readonly #config: McpLiteConfig;
-  readonly #events: DialectEvents;
+  readonly #events: ChannelEvents;
   readonly #channel: LiteChannel;
   /** The listing that proved the dialect, handed to the first `tools/list` instead of asking again. */
   #listed: Tool[] | undefined;
@@ -44,7 +43,7 @@ export class McpLiteDialect implements Dialect {
 
   private constructor(
     config: McpLiteConfig,
-    events: DialectEvents,
+    events: ChannelEvents,
     channel: LiteChannel,
     listing: Listed,
   ) {
@@ -68,7 +67,7 @@ export class McpLiteDialect implements Dialect {
    */
   static async probe(
     config: McpLiteConfig,
-    events: DialectEvents,
+    events: ChannelEvents,
     deadline: Deadline,
   ): Promise<McpLiteDialect | { misses: string[] }> {
     const channel = new HttpChannel(config);
@@ -83,7 +82,7 @@ export class McpLiteDialect implements Dialect {
    */
   static async overGrpc(
     config: McpLiteConfig,
-    events: DialectEvents,
+    events: ChannelEvents,
     deadline: Deadline,
   ): Promise<McpLiteDialect> {
     const { GrpcChannel } = await import('./grpc/channel.ts');

@@ -4,8 +4,8 @@
  * Each tool keeps its `@type`, also exposed as `category`; `redeem` with `@type: system` is the
  * promise redeemer.
  */
-import { isObject, type JsonObject } from '../../jsonrpc.ts';
-import type { Tool } from '../../types.ts';
+import { isObject, type JsonObject } from '../../core/jsonrpc.ts';
+import type { Tool } from '../../core/types.ts';
 
 export function isRedeemTool(tool: Tool): boolean {
   return tool.name === 'redeem' && tool.category === 'system';

@@ -5,9 +5,9 @@
  * The HTTP binding's `message` / `heartbeat` / `done` events and the gRPC binding's messages
  * without `meta`, heartbeats and final message all come here.
  */
-import type { Deadline } from '../../deadline.ts';
-import { isObject, type JsonObject } from '../../jsonrpc.ts';
-import type { ContentBlock, Progress } from '../../types.ts';
+import type { Deadline } from '../../core/deadline.ts';
+import { isObject, type JsonObject } from '../../core/jsonrpc.ts';
+import type { ContentBlock, Progress } from '../../core/types.ts';
 import { toToolResult } from './content.ts';
 
 export interface PartialsContext {

@@ -2,9 +2,9 @@
  * The MCP-lite probes: its listing endpoints. First when the URL names one of them, else last,
  * once MCP has refused.
  */
-import { UnsupportedServerError } from '../../errors.ts';
-import { isFinal, type Probe, type ProbeContext, probeStep } from '../../negotiate/probe.ts';
+import { UnsupportedServerError } from '../../core/errors.ts';
 import type { Dialect } from '../dialect.ts';
+import { isFinal, type Probe, type ProbeContext, probeStep } from '../probe.ts';
 import { hintedBase } from './http/endpoints.ts';
 
 /** A URL ending in /listtools, /calltools, /tools or /rpc starts where MCP-lite is found. */

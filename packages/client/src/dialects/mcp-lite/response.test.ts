@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MalformedMessageError, MoreResourceRequiredError } from '../../errors.ts';
+import { MalformedMessageError, MoreResourceRequiredError } from '../../core/errors.ts';
 import { answered } from './elicitation.ts';
 import { hintedBase } from './http/endpoints.ts';
 import { toolsOf } from './listing.ts';

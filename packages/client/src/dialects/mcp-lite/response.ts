@@ -5,9 +5,9 @@
  * error carrying the server's answer. The rest of `_meta` (`timestamp`, `processing_time_ms`,
  * `server_version`, ...) stays on the result.
  */
-import { type ErrorContext, MoreResourceRequiredError } from '../../errors.ts';
-import { isObject, type JsonObject } from '../../jsonrpc.ts';
-import { malformedResult, type Outcome } from '../../outcome.ts';
+import { type ErrorContext, MoreResourceRequiredError } from '../../core/errors.ts';
+import { isObject, type JsonObject } from '../../core/jsonrpc.ts';
+import { malformedResult, type Outcome } from '../../core/outcome.ts';
 import { toToolResult } from './content.ts';
 import { elicitationOutcome } from './elicitation.ts';
 

@@ -2,10 +2,10 @@
  * The HTTP+SSE probe (2024-11-05): tried only when `initialize` was refused in the way the
  * transport spec says calls for it. A GET answered with JSON instead is noted for Webtools.
  */
-import { ContentTypeError } from '../../errors.ts';
-import { isFinal, type Probe, type ProbeContext, probeStep } from '../../negotiate/probe.ts';
-import type { Verdict } from '../../negotiate/verdicts.ts';
+import { ContentTypeError } from '../../core/errors.ts';
 import type { Dialect } from '../dialect.ts';
+import { isFinal, type Probe, type ProbeContext, probeStep } from '../probe.ts';
+import type { Verdict } from '../verdicts.ts';
 
 export const httpSseProbe: Probe = async (context) => {
   const { config, learned, misses } = context;

@@ -1,30 +1,28 @@
 /**
  * The legacy revisions (2025-11-25, 2025-06-18, 2025-03-26, and the 2024-11-05 version string)
  * over any channel that keeps a session: Streamable HTTP's (an id in a header, renewed when the
- * server forgets it; channels/http-session/), HTTP+SSE's (the stream is the session) or a server
+ * server forgets it; wire/channels/http-session/), HTTP+SSE's (the stream is the session) or a server
  * process's (stdio, opened again on a process started after a crash). `initialize` and `notifications/initialized` open the session,
  * through the channel, whenever it needs one. Everything the server says is routed by id,
  * whichever stream or pipe it came on: responses to their calls, progress to its call, the
  * server's questions to the `ask` the dialect is given, answered through the channel.
  */
-import { Deadline } from '../../deadline.ts';
-import { asError, ClientClosedError } from '../../errors.ts';
-import { isObject, type JsonObject, metaOf, notification, request } from '../../jsonrpc.ts';
-import type { Outcome, PendingHandle, PollOutcome } from '../../outcome.ts';
-import { fromJsonRpcError } from '../../wire-codes.ts';
-import type { Channel, SessionOpening } from '../channel.ts';
+import { Deadline } from '../../core/deadline.ts';
+import { asError, ClientClosedError } from '../../core/errors.ts';
+import { isObject, type JsonObject, metaOf, notification, request } from '../../core/jsonrpc.ts';
+import type { Outcome, PendingHandle, PollOutcome } from '../../core/outcome.ts';
+import { fromJsonRpcError } from '../../core/wire-codes.ts';
 import type {
-  Ask,
-  Dialect,
-  DialectEvents,
-  Operation,
-  SendContext,
-  ServerDescription,
-} from '../dialect.ts';
+  Channel,
+  ChannelEvents,
+  SessionOpening,
+  Waiter,
+} from '../../wire/channels/channel.ts';
+import { Router } from '../../wire/channels/router.ts';
+import type { Ask, Dialect, Operation, SendContext, ServerDescription } from '../dialect.ts';
 import { describeServer, initializeParams, supportedIn } from '../handshake.ts';
 import { Inbound } from '../inbound.ts';
 import { legacyEra } from '../legacy-era.ts';
-import { Router, type Waiter } from '../router.ts';
 import { callOutcome, taskError, taskState, withTaskRequest } from './tasks.ts';
 
 export interface StatefulConfig {
@@ -80,13 +78,13 @@ export class StatefulDialect implements Dialect {
   };
   readonly #config: StatefulConfig;
   readonly #channel: Channel;
-  readonly #events: DialectEvents;
+  readonly #events: ChannelEvents;
   readonly #router: Router;
   readonly #inbound: Inbound;
   readonly #closed = new AbortController();
   #nextId = 0;
 
-  private constructor(config: StatefulConfig, channel: Channel, events: DialectEvents) {
+  private constructor(config: StatefulConfig, channel: Channel, events: ChannelEvents) {
     this.name = config.name ?? 'mcp-stateful';
     this.#config = config;
     this.#channel = channel;
@@ -105,7 +103,7 @@ export class StatefulDialect implements Dialect {
   static async connect(
     config: StatefulConfig,
     channel: Channel,
-    events: DialectEvents,
+    events: ChannelEvents,
     deadline: Deadline,
   ): Promise<StatefulDialect> {
     const dialect = new StatefulDialect(config, channel, events);

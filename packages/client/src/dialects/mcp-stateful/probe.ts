@@ -8,10 +8,10 @@ import {
   HttpStatusError,
   JsonRpcError,
   MalformedMessageError,
-} from '../../errors.ts';
-import { isFinal, type Probe, probeStep } from '../../negotiate/probe.ts';
-import { LEGACY_VERSIONS } from '../../negotiate/versions.ts';
-import { modernRpcCode } from '../../wire-codes.ts';
+} from '../../core/errors.ts';
+import { modernRpcCode } from '../../core/wire-codes.ts';
+import { isFinal, type Probe, probeStep } from '../probe.ts';
+import { LEGACY_VERSIONS } from '../versions.ts';
 
 const FALL_BACK_TO_SSE = new Set([400, 404, 405]);
 

@@ -4,12 +4,12 @@
  * once, through its waiter, and the call's deadline is left alone.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { Deadline } from '../../deadline.ts';
-import { HandlerError } from '../../errors.ts';
+import { Deadline } from '../../core/deadline.ts';
+import { HandlerError } from '../../core/errors.ts';
+import type { JsonRpcMessage } from '../../core/jsonrpc.ts';
 import { Responder } from '../../handlers/responder.ts';
 import type { Handlers } from '../../handlers/types.ts';
-import type { JsonRpcMessage } from '../../jsonrpc.ts';
-import type { Channel, SessionOpening } from '../channel.ts';
+import type { Channel, SessionOpening } from '../../wire/channels/channel.ts';
 import { StatefulDialect } from './index.ts';
 
 const HANDLERS: Handlers = {

@@ -12,10 +12,10 @@ import {
   type McpError,
   TaskCancelledError,
   TaskFailedError,
-} from '../../errors.ts';
-import { isObject, type JsonObject } from '../../jsonrpc.ts';
-import { malformedResult, type PendingHandle, type PollOutcome } from '../../outcome.ts';
-import { aboutDeferred } from '../../wire-codes.ts';
+} from '../../core/errors.ts';
+import { isObject, type JsonObject } from '../../core/jsonrpc.ts';
+import { malformedResult, type PendingHandle, type PollOutcome } from '../../core/outcome.ts';
+import { aboutDeferred } from '../../core/wire-codes.ts';
 import type { Operation } from '../dialect.ts';
 
 /** The operation, asking for a task where the server and the tool allow (or need) one. */

@@ -3,8 +3,8 @@
  * `Mcp-Param-{Name}` for tool parameters marked `x-mcp-header`. Every value must equal the body,
  * or the server rejects the request; a value HTTP cannot carry as is travels base64-encoded.
  */
-import { isObject, type JsonObject } from '../../jsonrpc.ts';
-import type { Tool } from '../../types.ts';
+import { isObject, type JsonObject } from '../../core/jsonrpc.ts';
+import type { Tool } from '../../core/types.ts';
 
 /** A tool parameter mirrored into a header: its header name and where it sits in the arguments. */
 export interface HeaderParam {

@@ -4,8 +4,12 @@
  * method, name, marked parameters), and is answered by a result whose `resultType` says what it
  * is. Change notifications come over `subscriptions/listen`.
  */
-import { Deadline } from '../../deadline.ts';
-import { type ErrorContext, MalformedMessageError, UnsupportedVersionError } from '../../errors.ts';
+import { Deadline } from '../../core/deadline.ts';
+import {
+  type ErrorContext,
+  MalformedMessageError,
+  UnsupportedVersionError,
+} from '../../core/errors.ts';
 import {
   type Incoming,
   isObject,
@@ -15,14 +19,24 @@ import {
   notification,
   type RequestId,
   request,
-} from '../../jsonrpc.ts';
-import { malformedResult, type Outcome, type PendingHandle, questionsOf } from '../../outcome.ts';
-import type { Tool } from '../../types.ts';
-import { aboutDeferred, fromJsonRpcError, RpcCode } from '../../wire-codes.ts';
-import { asIs, type Channel, type ChannelCall, type Listening } from '../channel.ts';
+} from '../../core/jsonrpc.ts';
+import {
+  malformedResult,
+  type Outcome,
+  type PendingHandle,
+  questionsOf,
+} from '../../core/outcome.ts';
+import type { Tool } from '../../core/types.ts';
+import { aboutDeferred, fromJsonRpcError, RpcCode } from '../../core/wire-codes.ts';
+import type { ChannelEvents } from '../../wire/channels/channel.ts';
+import {
+  asIs,
+  type Channel,
+  type ChannelCall,
+  type Listening,
+} from '../../wire/channels/channel.ts';
 import type {
   Dialect,
-  DialectEvents,
   Operation,
   PollOutcome,
   Progress,
@@ -59,7 +73,7 @@ export class StatelessDialect implements Dialect {
   readonly server: ServerDescription;
   readonly #config: StatelessConfig;
   readonly #channel: Channel;
-  readonly #events: DialectEvents;
+  readonly #events: ChannelEvents;
   readonly #subscribed = new Set<string>();
   #version: string;
   #logLevel: string | undefined;
@@ -76,7 +90,7 @@ export class StatelessDialect implements Dialect {
   constructor(
     config: StatelessConfig,
     channel: Channel,
-    events: DialectEvents,
+    events: ChannelEvents,
     version: string,
     discovered: JsonObject | undefined,
   ) {
@@ -369,7 +383,14 @@ export class StatelessDialect implements Dialect {
         }),
         version: this.#version,
       }),
-      this.#events,
+      {
+        ...this.#events,
+        // The listen stream's notifications carry the subscription's id: the client's are plain.
+        notification: (message) =>
+          this.#events.notification(
+            notification(message.method, withoutSubscriptionId(message.params)),
+          ),
+      },
     );
   }
 

@@ -2,8 +2,8 @@
  * The `_meta` keys MCP 2026-07-28 reserves for its envelope, and a result stripped of that
  * envelope: what callers get is the protocol's result, not the wire's.
  */
-import { isObject, type JsonObject } from '../../jsonrpc.ts';
-import { carrySize } from '../../wire-size.ts';
+import { isObject, type JsonObject } from '../../core/jsonrpc.ts';
+import { carrySize } from '../../core/wire-size.ts';
 
 export const META = {
   version: 'io.modelcontextprotocol/protocolVersion',

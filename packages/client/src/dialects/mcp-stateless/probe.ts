@@ -4,7 +4,7 @@
  * silent on stdio) says the server is not modern, and what its answer names is kept as hints for
  * `initialize`. A Webtools envelope in the answer is noted for the Webtools probe.
  */
-import { Deadline } from '../../deadline.ts';
+import { Deadline } from '../../core/deadline.ts';
 import {
   ContentTypeError,
   HttpStatusError,
@@ -13,14 +13,14 @@ import {
   TimeoutError,
   UnsupportedServerError,
   UnsupportedVersionError,
-} from '../../errors.ts';
-import { isObject, type JsonObject, type JsonRpcResponse, request } from '../../jsonrpc.ts';
-import { datesIn, type Probe, type ProbeContext } from '../../negotiate/probe.ts';
-import type { Verdict } from '../../negotiate/verdicts.ts';
-import { LEGACY_VERSIONS, MODERN_VERSIONS } from '../../negotiate/versions.ts';
+} from '../../core/errors.ts';
+import { isObject, type JsonObject, type JsonRpcResponse, request } from '../../core/jsonrpc.ts';
+import { fromJsonRpcError, modernRpcCode, RpcCode } from '../../core/wire-codes.ts';
 import { step } from '../../telemetry/span.ts';
-import { fromJsonRpcError, modernRpcCode, RpcCode } from '../../wire-codes.ts';
 import type { Dialect } from '../dialect.ts';
+import { datesIn, type Probe, type ProbeContext } from '../probe.ts';
+import type { Verdict } from '../verdicts.ts';
+import { LEGACY_VERSIONS, MODERN_VERSIONS } from '../versions.ts';
 import { isEnvelope } from '../webtools/envelope.ts';
 import { META } from './meta.ts';
 

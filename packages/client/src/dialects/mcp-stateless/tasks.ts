@@ -5,14 +5,14 @@
  * `completed` (a tool failure included, as `isError`), a JSON-RPC `error` once it has `failed`,
  * and `inputRequests` while it waits for the client (answered with `tasks/update`).
  */
-import { type ErrorContext, TaskCancelledError, TaskFailedError } from '../../errors.ts';
-import { isObject, type JsonObject } from '../../jsonrpc.ts';
+import { type ErrorContext, TaskCancelledError, TaskFailedError } from '../../core/errors.ts';
+import { isObject, type JsonObject } from '../../core/jsonrpc.ts';
 import {
   malformedResult,
   type PendingHandle,
   type PollOutcome,
   questionsOf,
-} from '../../outcome.ts';
+} from '../../core/outcome.ts';
 import { protocolResult } from './meta.ts';
 
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';

@@ -3,9 +3,9 @@
  * gives is merged over the webtool's `defaultConfig` and checked against its `configSchema`
  * before anything is sent, so a wrong key fails at connect, not at a model's first call.
  */
-import { type ErrorContext, MalformedMessageError, WebtoolError } from '../../errors.ts';
-import { isObject, type JsonObject } from '../../jsonrpc.ts';
-import { schemaProblems } from '../../schema.ts';
+import { type ErrorContext, MalformedMessageError, WebtoolError } from '../../core/errors.ts';
+import { isObject, type JsonObject } from '../../core/jsonrpc.ts';
+import { schemaProblems } from '../../core/schema.ts';
 import type { WebtoolMetadata } from './metadata.ts';
 
 /** The config to send, or undefined when neither side has any. */

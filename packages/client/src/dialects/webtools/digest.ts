@@ -3,7 +3,7 @@
  * so the same definitions give the same digest however the server orders its fields.
  */
 import { createHash } from 'node:crypto';
-import { isObject } from '../../jsonrpc.ts';
+import { isObject } from '../../core/jsonrpc.ts';
 
 export function digestOf(metadata: unknown): string {
   return `sha256:${createHash('sha256').update(canonical(metadata)).digest('hex')}`;

@@ -5,18 +5,24 @@
  * WebtoolError carrying the string code. A RATE_LIMIT refusal (429 or 503) goes to the retry
  * policy first, Retry-After honoured; the WebtoolError is what is left when it gives up.
  */
-import type { Deadline } from '../../deadline.ts';
+import type { Deadline } from '../../core/deadline.ts';
 import {
   ContentTypeError,
   type ErrorContext,
   HttpStatusError,
   MalformedMessageError,
   WebtoolError,
-} from '../../errors.ts';
-import { isObject, type JsonObject } from '../../jsonrpc.ts';
-import type { Outcome } from '../../outcome.ts';
-import { excerpt, parseRetryAfter, readText, send, statusError } from '../../transport/http.ts';
-import { withRetry } from '../../transport/retry.ts';
+} from '../../core/errors.ts';
+import { isObject, type JsonObject } from '../../core/jsonrpc.ts';
+import type { Outcome } from '../../core/outcome.ts';
+import {
+  excerpt,
+  parseRetryAfter,
+  readText,
+  send,
+  statusError,
+} from '../../wire/transport/http.ts';
+import { withRetry } from '../../wire/transport/retry.ts';
 import { type HttpConfig, webtoolUrl } from './http.ts';
 
 export interface Execution {

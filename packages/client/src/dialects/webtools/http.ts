@@ -3,7 +3,7 @@
  * settings the metadata fetch and the executions share.
  */
 import type { Dispatcher } from 'undici';
-import type { RetryPolicy } from '../../types.ts';
+import type { RetryPolicy } from '../../core/types.ts';
 
 export interface HttpConfig {
   url: string;

@@ -6,18 +6,13 @@
  * changed description is refused, or reported, before it reaches a model.
  */
 import { randomUUID } from 'node:crypto';
-import type { Deadline } from '../../deadline.ts';
-import { MetadataChangedError, NotSupportedError, ToolNotFoundError } from '../../errors.ts';
-import { isObject, type JsonObject } from '../../jsonrpc.ts';
-import type { Outcome } from '../../outcome.ts';
-import type { Tool } from '../../types.ts';
-import type {
-  Dialect,
-  DialectEvents,
-  Operation,
-  SendContext,
-  ServerDescription,
-} from '../dialect.ts';
+import type { Deadline } from '../../core/deadline.ts';
+import { MetadataChangedError, NotSupportedError, ToolNotFoundError } from '../../core/errors.ts';
+import { isObject, type JsonObject } from '../../core/jsonrpc.ts';
+import type { Outcome } from '../../core/outcome.ts';
+import type { Tool } from '../../core/types.ts';
+import type { ChannelEvents } from '../../wire/channels/channel.ts';
+import type { Dialect, Operation, SendContext, ServerDescription } from '../dialect.ts';
 import { configFor } from './config.ts';
 import { digestOf } from './digest.ts';
 import { execute } from './envelope.ts';
@@ -64,7 +59,7 @@ export class WebtoolsDialect implements Dialect {
   readonly name = 'webtools';
   server: ServerDescription;
   readonly #config: WebtoolsConfig;
-  readonly #events: DialectEvents;
+  readonly #events: ChannelEvents;
   readonly #sessionId: string;
   readonly #pinned: string | undefined;
   #metadata: WebtoolMetadata;
@@ -75,7 +70,7 @@ export class WebtoolsDialect implements Dialect {
 
   private constructor(
     config: WebtoolsConfig,
-    events: DialectEvents,
+    events: ChannelEvents,
     pinned: string | undefined,
     metadata: WebtoolMetadata,
     expected: string,
@@ -93,7 +88,7 @@ export class WebtoolsDialect implements Dialect {
   /** Fetches the metadata (the pinned version's, or the latest) and checks it against the lock-in. */
   static async connect(
     config: WebtoolsConfig,
-    events: DialectEvents,
+    events: ChannelEvents,
     deadline: Deadline,
   ): Promise<WebtoolsDialect> {
     const { options } = config;

@@ -1,9 +1,9 @@
-import type { Deadline } from '../../deadline.ts';
-import { ContentTypeError, MalformedMessageError } from '../../errors.ts';
-import { isObject, type JsonObject } from '../../jsonrpc.ts';
-import { excerpt, readText, send, statusError } from '../../transport/http.ts';
-import { withRetry } from '../../transport/retry.ts';
-import type { Tool } from '../../types.ts';
+import type { Deadline } from '../../core/deadline.ts';
+import { ContentTypeError, MalformedMessageError } from '../../core/errors.ts';
+import { isObject, type JsonObject } from '../../core/jsonrpc.ts';
+import type { Tool } from '../../core/types.ts';
+import { excerpt, readText, send, statusError } from '../../wire/transport/http.ts';
+import { withRetry } from '../../wire/transport/retry.ts';
 import { envelopeError, parseJson } from './envelope.ts';
 import { type HttpConfig, webtoolUrl } from './http.ts';
 

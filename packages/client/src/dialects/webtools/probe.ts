@@ -2,9 +2,9 @@
  * The Webtools probe: GET `{url}/`, the webtool's metadata. Tried when the modern probe was
  * answered by a Webtools envelope, or when an MCP probe found JSON where MCP has none.
  */
-import { ContentTypeError } from '../../errors.ts';
-import { isFinal, type Probe, type ProbeContext, probeStep } from '../../negotiate/probe.ts';
+import { ContentTypeError } from '../../core/errors.ts';
 import type { Dialect } from '../dialect.ts';
+import { isFinal, type Probe, type ProbeContext, probeStep } from '../probe.ts';
 
 export const webtoolsProbe: Probe = async (context) => {
   const { config, learned, misses } = context;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { WebtoolError } from '../../errors.ts';
+import { WebtoolError } from '../../core/errors.ts';
 import { configFor } from './config.ts';
 import { digestOf } from './digest.ts';
 import { isEnvelope } from './envelope.ts';

@@ -17,9 +17,9 @@ import {
   createClient,
 } from '@connectrpc/connect';
 import { createGrpcTransport, Http2SessionManager } from '@connectrpc/connect-node';
-import type { Deadline } from '../../../deadline.ts';
-import { type ErrorContext, JsonRpcError, StreamTruncatedError } from '../../../errors.ts';
-import { isObject, type JsonObject } from '../../../jsonrpc.ts';
+import type { Deadline } from '../../../core/deadline.ts';
+import { type ErrorContext, JsonRpcError, StreamTruncatedError } from '../../../core/errors.ts';
+import { isObject, type JsonObject } from '../../../core/jsonrpc.ts';
 import {
   callHeaders,
   gateOf,
@@ -27,7 +27,7 @@ import {
   MAX_GATE_ROUNDS,
   type Refusal,
   type RequestGate,
-} from '../../../transport/http.ts';
+} from '../../../wire/transport/http.ts';
 import type {
   ChannelListing,
   LiteAnswer,

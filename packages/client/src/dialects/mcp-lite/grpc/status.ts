@@ -7,7 +7,7 @@
 import { toJson } from '@bufbuild/protobuf';
 import { StructSchema } from '@bufbuild/protobuf/wkt';
 import { Code, ConnectError } from '@connectrpc/connect';
-import type { Deadline } from '../../../deadline.ts';
+import type { Deadline } from '../../../core/deadline.ts';
 import {
   type ErrorContext,
   isMcpError,
@@ -15,9 +15,9 @@ import {
   ResponseTooLargeError,
   TimeoutError,
   TransportError,
-} from '../../../errors.ts';
-import { errorCode, neverSent } from '../../../transport/http.ts';
-import { fromGrpcStatus } from '../../../wire-codes.ts';
+} from '../../../core/errors.ts';
+import { fromGrpcStatus } from '../../../core/wire-codes.ts';
+import { errorCode, neverSent } from '../../../wire/transport/http.ts';
 import { ErrorInfoSchema } from './gen/google/rpc/error_details_pb.ts';
 
 export interface StatusContext {

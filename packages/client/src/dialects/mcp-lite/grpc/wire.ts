@@ -5,7 +5,7 @@
  * scalars have no presence, zero and empty read as absent; milliseconds become ISO 8601 strings.
  * An enum value this client does not know is kept as its number, which the dialect refuses.
  */
-import { isObject, type JsonObject } from '../../../jsonrpc.ts';
+import { isObject, type JsonObject } from '../../../core/jsonrpc.ts';
 import type { ResponseMeta, Tool, ToolResponse } from './gen/mcplite/mcplite_pb.ts';
 
 /** `ResponseType` by number, as the HTTP binding names it. */

@@ -3,12 +3,12 @@
  * their own (`endpoints.ts`); a call is a JSON-RPC `tools/call` whose answer is JSON, or named SSE
  * events when the caller follows partials (`stream.ts`).
  */
-import type { Deadline } from '../../../deadline.ts';
-import { HttpStatusError } from '../../../errors.ts';
-import { request } from '../../../jsonrpc.ts';
-import { send } from '../../../transport/http.ts';
-import { fromJsonRpcError } from '../../../wire-codes.ts';
-import { readJsonReply } from '../../json-reply.ts';
+import type { Deadline } from '../../../core/deadline.ts';
+import { HttpStatusError } from '../../../core/errors.ts';
+import { request } from '../../../core/jsonrpc.ts';
+import { fromJsonRpcError } from '../../../core/wire-codes.ts';
+import { readJsonReply } from '../../../wire/channels/json-reply.ts';
+import { send } from '../../../wire/transport/http.ts';
 import type {
   ChannelListing,
   LiteAnswer,

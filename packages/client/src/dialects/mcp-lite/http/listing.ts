@@ -2,10 +2,10 @@
  * Tool discovery over HTTP: `POST {base}/listtools` (or `/tools`) with `{}`. The answer is a bare
  * array in the seed's text and `{ "tools": [...] }` in its example; both are read (`toolsOf`).
  */
-import type { Deadline } from '../../../deadline.ts';
-import { excerpt, readText, send, statusError } from '../../../transport/http.ts';
-import { fromJsonRpcError } from '../../../wire-codes.ts';
-import { errorResponse } from '../../json-reply.ts';
+import type { Deadline } from '../../../core/deadline.ts';
+import { fromJsonRpcError } from '../../../core/wire-codes.ts';
+import { errorResponse } from '../../../wire/channels/json-reply.ts';
+import { excerpt, readText, send, statusError } from '../../../wire/transport/http.ts';
 import type { ChannelListing, McpLiteConfig } from '../channel.ts';
 import { toolsOf } from '../listing.ts';
 

@@ -4,18 +4,18 @@
  * with the final `_meta` (and, from some servers, the complete result), `error` the server's
  * error, `heartbeat` a sign of life that keeps the call's deadline from running out.
  */
-import type { Deadline } from '../../../deadline.ts';
+import type { Deadline } from '../../../core/deadline.ts';
 import {
   type ErrorContext,
   JsonRpcError,
   MalformedMessageError,
   type McpError,
   StreamTruncatedError,
-} from '../../../errors.ts';
-import { isObject, type JsonObject } from '../../../jsonrpc.ts';
-import type { HttpResponse } from '../../../transport/http.ts';
-import { readEvents } from '../../../transport/sse.ts';
-import { fromJsonRpcError, RpcCode } from '../../../wire-codes.ts';
+} from '../../../core/errors.ts';
+import { isObject, type JsonObject } from '../../../core/jsonrpc.ts';
+import { fromJsonRpcError, RpcCode } from '../../../core/wire-codes.ts';
+import type { HttpResponse } from '../../../wire/transport/http.ts';
+import { readEvents } from '../../../wire/transport/sse.ts';
 import type { Partials } from '../partials.ts';
 
 export interface StreamContext {

@@ -1,0 +1,40 @@
+import type { JsonObject } from '../core/jsonrpc.ts';
+
+/**
+ * What negotiation learned about a server, kept so that the next client for the same server skips
+ * the probes. Keyed by endpoint URL, or for a local server by a digest of its command line.
+ */
+
+/** What a probe learned about a server: its era and the revision agreed. */
+export interface Verdict {
+  /** MCP's era, or one of the other dialects (whose `version` is the dialect's or the webtool's). */
+  era: 'modern' | 'legacy' | 'mcp-lite' | 'webtools';
+  version: string;
+  /** Set when the server speaks the deprecated HTTP+SSE transport (2024-11-05) instead. */
+  transport?: 'http+sse';
+  /**
+   * A modern server's `server/discover` answer, kept while the server allows (`ttlMs`, public
+   * `cacheScope`): until `freshUntil` (ISO 8601) the next client for the URL sends no probe.
+   */
+  discovered?: JsonObject;
+  freshUntil?: string;
+}
+
+/**
+ * Where verdicts are kept. Each client has its own in memory unless given one: one store passed
+ * to several clients (or a shared one, on Redis say) lets them share what each learned.
+ */
+export interface VerdictStore {
+  get(url: string): Verdict | undefined | Promise<Verdict | undefined>;
+  set(url: string, verdict: Verdict): void | Promise<void>;
+  delete(url: string): void | Promise<void>;
+}
+
+export function memoryVerdictStore(): VerdictStore {
+  const verdicts = new Map<string, Verdict>();
+  return {
+    get: (url) => verdicts.get(url),
+    set: (url, verdict) => void verdicts.set(url, verdict),
+    delete: (url) => void verdicts.delete(url),
+  };
+}
