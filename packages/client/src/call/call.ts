@@ -15,6 +15,7 @@ import {
 } from '../core/errors.ts';
 import type { JsonObject } from '../core/jsonrpc.ts';
 import type { Outcome, Question } from '../core/outcome.ts';
+import { asIs } from '../core/outcome.ts';
 import type { Ask, Dialect, Operation, SendContext } from '../dialects/dialect.ts';
 import type { UrlCompletions } from '../handlers/url-completions.ts';
 import { step } from '../telemetry/span.ts';
@@ -90,9 +91,7 @@ function sendCall(
     first.kind === 'complete'
       ? { result: first.result, afterInput: false }
       : laterRounds(dialect, operation, first, context, support);
-  return dialect.sendThen
-    ? dialect.sendThen(operation, context, then)
-    : dialect.send(operation, context).then(then);
+  return dialect.send(operation, context, then);
 }
 
 /** The call was not answered at once: the rounds of input, then the wait for deferred work. */
@@ -143,7 +142,7 @@ async function inputRounds(
   asking: Asking,
 ): Promise<Extract<Outcome, { kind: 'complete' }> | Pending> {
   let next = operation;
-  for (let outcome = first; ; outcome = await dialect.send(next, context)) {
+  for (let outcome = first; ; outcome = await dialect.send(next, context, asIs)) {
     switch (outcome.kind) {
       case 'complete':
       case 'pending':

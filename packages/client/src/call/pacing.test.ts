@@ -49,9 +49,9 @@ function fakeDialect(
       instructions: undefined,
     },
     adapt: (operation) => operation,
-    send: async () => {
+    send: async (_operation, _context, read) => {
       sentAt.push(Date.now());
-      return send(sentAt.length);
+      return read(send(sentAt.length));
     },
     ...(poll && {
       poll: async () => {

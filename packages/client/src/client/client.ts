@@ -625,28 +625,17 @@ export class McpClient implements AsyncDisposable {
    * Runs one call under its deadline (`shared`, for the pages of one list), and settles what its
    * error says about the call: whether it may have run, and whether sending it again is safe.
    * A call that fails ends its deadline: whatever it left running (a request a handler's failure
-   * abandoned, the handlers of its other questions) stops with it.
+   * abandoned, the handlers of its other questions) stops with it. `done` reads the answer and
+   * `failed` may recover from the error, in the request's last step (a callTool's result is made
+   * there, on the call's one promise); without them the answer is the CallResult.
    */
-  #request(
+  #request<T = CallResult>(
     start: CallStart | Operation,
     options: CallToolOptions,
     shared?: Deadline,
-  ): Promise<CallResult>;
-  /** `done` reads the answer and `failed` may recover from the error, in the request's last step. */
-  #request<T>(
-    start: CallStart | Operation,
-    options: CallToolOptions,
-    shared: Deadline | undefined,
-    done: (answer: CallResult, where: ErrorContext) => T,
-    failed: (error: Error, where: ErrorContext) => Promise<T>,
-  ): Promise<T>;
-  #request(
-    start: CallStart | Operation,
-    options: CallToolOptions,
-    shared?: Deadline,
-    done?: (answer: CallResult, where: ErrorContext) => unknown,
-    failed?: (error: Error, where: ErrorContext) => Promise<unknown>,
-  ): Promise<unknown> {
+    done?: (answer: CallResult, where: ErrorContext) => T,
+    failed?: (error: Error, where: ErrorContext) => Promise<T>,
+  ): Promise<T> {
     const call: CallStart = 'method' in start ? { operation: start } : start;
     // Where the call is, for its deadline and its errors: one object per call.
     const where: ErrorContext =
@@ -657,7 +646,7 @@ export class McpClient implements AsyncDisposable {
     // The first operation learns where spans go; every later one knows it at once.
     const observer = this.#observer;
     if (observer === undefined)
-      return this.#observe().then(() => this.#request(start, options, shared, done!, failed!));
+      return this.#observe().then(() => this.#request(start, options, shared, done, failed));
     const own = shared ? undefined : callDeadline(options, this.#options, where);
     const deadline = (shared ?? own)!;
     const span = observer && !observer.quiet?.() ? this.#operationSpan(observer, call) : NO_SPAN;
@@ -680,7 +669,7 @@ export class McpClient implements AsyncDisposable {
         span.end({ toolError: answer.result['isError'] === true });
         this.#calls.delete(deadline);
         own?.[Symbol.dispose]();
-        return done ? done(answer, where) : answer;
+        return done ? done(answer, where) : (answer as T);
       },
       (error: unknown) => {
         const typed = settle(typedError(error, where), {

@@ -107,3 +107,11 @@ export function malformedResult(
     }),
   };
 }
+
+/**
+ * What reads an answer wanted as it is: `dialect.send(operation, context, asIs)` for the Outcome,
+ * `channel.request(message, call, asIs)` for the response.
+ */
+export function asIs<T>(value: T): T {
+  return value;
+}

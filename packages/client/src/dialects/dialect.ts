@@ -52,15 +52,15 @@ export interface ServerDescription {
 export interface Dialect {
   readonly name: string;
   readonly server: ServerDescription;
-  send(operation: Operation, context: SendContext): Promise<Outcome>;
   /**
-   * `send(...).then(then)` in one step, for a dialect whose channel can read an answer where it
-   * settles it (stdio): a call crosses the layers on one promise instead of one per layer.
+   * Sends an operation and resolves with `read` of its Outcome (`asIs` for the Outcome itself).
+   * A dialect whose channel reads an answer where it settles it (stdio) reads the Outcome there
+   * too, so a call crosses the layers on one promise.
    */
-  sendThen?<T>(
+  send<T>(
     operation: Operation,
     context: SendContext,
-    then: (outcome: Outcome) => T | Promise<T>,
+    read: (outcome: Outcome) => T | Promise<T>,
   ): Promise<T>;
   /**
    * What to send for an operation in this dialect's era: the operation itself, another one (a

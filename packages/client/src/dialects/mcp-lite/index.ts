@@ -99,7 +99,15 @@ export class McpLiteDialect implements Dialect {
     }
   }
 
-  async send(operation: Operation, context: SendContext): Promise<Outcome> {
+  send<T>(
+    operation: Operation,
+    context: SendContext,
+    read: (outcome: Outcome) => T | Promise<T>,
+  ): Promise<T> {
+    return this.#send(operation, context).then(read);
+  }
+
+  async #send(operation: Operation, context: SendContext): Promise<Outcome> {
     const where = { url: this.#config.url, method: operation.method, tool: operation.tool };
     switch (operation.method) {
       case 'tools/list':

@@ -11,6 +11,7 @@ import { Deadline } from '../../core/deadline.ts';
 import { asError, ClientClosedError } from '../../core/errors.ts';
 import { isObject, type JsonObject, metaOf, notification, request } from '../../core/jsonrpc.ts';
 import type { Outcome, PendingHandle, PollOutcome } from '../../core/outcome.ts';
+import { asIs } from '../../core/outcome.ts';
 import { fromJsonRpcError } from '../../core/wire-codes.ts';
 import type {
   Channel,
@@ -111,8 +112,12 @@ export class StatefulDialect implements Dialect {
     return dialect;
   }
 
-  send(operation: Operation, context: SendContext): Promise<Outcome> {
-    return this.#send(withTaskRequest(operation, this.server.capabilities), context);
+  send<T>(
+    operation: Operation,
+    context: SendContext,
+    read: (outcome: Outcome) => T | Promise<T>,
+  ): Promise<T> {
+    return this.#send(withTaskRequest(operation, this.server.capabilities), context).then(read);
   }
 
   async poll(handle: PendingHandle, context: SendContext): Promise<PollOutcome> {
@@ -178,14 +183,18 @@ export class StatefulDialect implements Dialect {
       tool: operation.tool,
     });
     try {
-      const sent = this.#channel.request(request(id, operation.method, params), {
-        deadline,
-        idempotent: operation.idempotent,
-        tool: operation.tool,
-        version: this.server.protocolVersion,
-        waiter,
-        onMessage: (incoming) => this.#router.dispatch(incoming, waiter),
-      });
+      const sent = this.#channel.request(
+        request(id, operation.method, params),
+        {
+          deadline,
+          idempotent: operation.idempotent,
+          tool: operation.tool,
+          version: this.server.protocolVersion,
+          waiter,
+          onMessage: (incoming) => this.#router.dispatch(incoming, waiter),
+        },
+        asIs,
+      );
       const response = await answeredOrFailed(sent, waiter);
       const where = { url: this.#channel.label, method: operation.method, tool: operation.tool };
       if ('error' in response) {

@@ -130,6 +130,7 @@ describe('a question on a call stream', () => {
       .send(
         { method: 'tools/call', params: { name: 'greet' }, idempotent: false, tool: 'greet' },
         { deadline },
+        (outcome) => outcome,
       )
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(HandlerError);

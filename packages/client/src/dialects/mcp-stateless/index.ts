@@ -21,6 +21,7 @@ import {
   request,
 } from '../../core/jsonrpc.ts';
 import {
+  asIs,
   malformedResult,
   type Outcome,
   type PendingHandle,
@@ -28,12 +29,11 @@ import {
 } from '../../core/outcome.ts';
 import type { Tool } from '../../core/types.ts';
 import { aboutDeferred, fromJsonRpcError, RpcCode } from '../../core/wire-codes.ts';
-import type { ChannelEvents } from '../../wire/channels/channel.ts';
-import {
-  asIs,
-  type Channel,
-  type ChannelCall,
-  type Listening,
+import type {
+  Channel,
+  ChannelCall,
+  ChannelEvents,
+  Listening,
 } from '../../wire/channels/channel.ts';
 import type {
   Dialect,
@@ -103,11 +103,7 @@ export class StatelessDialect implements Dialect {
     if (config.listen) void this.#listen();
   }
 
-  send(operation: Operation, context: SendContext): Promise<Outcome> {
-    return this.sendThen(operation, context, asIs);
-  }
-
-  sendThen<T>(
+  send<T>(
     operation: Operation,
     context: SendContext,
     then: (outcome: Outcome) => T | Promise<T>,
@@ -159,7 +155,7 @@ export class StatelessDialect implements Dialect {
 
   async poll(handle: PendingHandle, context: SendContext): Promise<PollOutcome> {
     const operation = taskOperation('tasks/get', handle);
-    const outcome = await this.send(operation, context);
+    const outcome = await this.send(operation, context, asIs);
     const where = { url: this.#channel.label, method: operation.method };
     if (outcome.kind === 'failure')
       return { kind: 'failure', error: aboutDeferred(outcome.error, handle, where) };
@@ -175,7 +171,7 @@ export class StatelessDialect implements Dialect {
     context: SendContext,
   ): Promise<undefined> {
     const operation = taskOperation('tasks/update', handle, { inputResponses: responses });
-    const outcome = await this.send(operation, context);
+    const outcome = await this.send(operation, context, asIs);
     if (outcome.kind === 'failure') {
       throw aboutDeferred(outcome.error, handle, {
         url: this.#channel.label,
@@ -194,7 +190,7 @@ export class StatelessDialect implements Dialect {
       context: { url: this.#channel.label, method: operation.method },
     });
     try {
-      await this.send(operation, { deadline });
+      await this.send(operation, { deadline }, asIs);
     } catch (error) {
       this.#events.warning(error as Error);
     }
@@ -282,10 +278,7 @@ export class StatelessDialect implements Dialect {
           this.#onNotification(incoming.message, id, context.onProgress);
       },
     };
-    const channel = this.#channel;
-    return channel.requestThen
-      ? channel.requestThen(message, call, then)
-      : channel.request(message, call).then(then);
+    return this.#channel.request(message, call, then);
   }
 
   /** The `_meta` this revision asks of every request, after the request's own. */

@@ -15,6 +15,7 @@ import {
   UnsupportedVersionError,
 } from '../../core/errors.ts';
 import { isObject, type JsonObject, type JsonRpcResponse, request } from '../../core/jsonrpc.ts';
+import { asIs } from '../../core/outcome.ts';
 import { fromJsonRpcError, modernRpcCode, RpcCode } from '../../core/wire-codes.ts';
 import { step } from '../../telemetry/span.ts';
 import type { Dialect } from '../dialect.ts';
@@ -146,15 +147,19 @@ async function discoverOnce(context: ProbeContext, version: string): Promise<Ans
   const deadline = silence ?? context.deadline;
   let response: JsonRpcResponse;
   try {
-    response = await config.channel.request(message, {
-      deadline,
-      idempotent: true,
-      probe: true,
-      version,
-      mirror: { 'mcp-method': 'server/discover' },
-      // Probe traffic is the client's business: notifications on it reach nobody.
-      onMessage: () => {},
-    });
+    response = await config.channel.request(
+      message,
+      {
+        deadline,
+        idempotent: true,
+        probe: true,
+        version,
+        mirror: { 'mcp-method': 'server/discover' },
+        // Probe traffic is the client's business: notifications on it reach nobody.
+        onMessage: () => {},
+      },
+      asIs,
+    );
   } catch (error) {
     if (context.deadline.aborted) throw context.deadline.reason;
     return refusal(error, silenceMs);

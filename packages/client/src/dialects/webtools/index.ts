@@ -109,7 +109,15 @@ export class WebtoolsDialect implements Dialect {
     return new WebtoolsDialect(config, events, pinned, metadata, expected);
   }
 
-  async send(operation: Operation, context: SendContext): Promise<Outcome> {
+  send<T>(
+    operation: Operation,
+    context: SendContext,
+    read: (outcome: Outcome) => T | Promise<T>,
+  ): Promise<T> {
+    return this.#send(operation, context).then(read);
+  }
+
+  async #send(operation: Operation, context: SendContext): Promise<Outcome> {
     const where = { url: this.#config.url, method: operation.method, tool: operation.tool };
     switch (operation.method) {
       case 'tools/list':

@@ -38,11 +38,6 @@ export interface Waiter {
   tool?: string | undefined;
 }
 
-/** What reads an answer wanted as it is (see `requestThen`). */
-export function asIs<T>(value: T): T {
-  return value;
-}
-
 /**
  * Where a channel (and the dialect above it) hands what the server says outside any call's
  * answer, and what goes wrong in the background.
@@ -90,19 +85,16 @@ export interface Channel {
   /** Whether the binding mirrors body fields into its envelope (HTTP headers): `call.mirror`. */
   readonly mirrors: boolean;
   /**
-   * Sends a request and resolves with its response, sending it again only as the retry policy
-   * allows. When `call.deadline` aborts, the server is told the request is abandoned in the
-   * binding's way (HTTP: the response stream is closed; stdio: `notifications/cancelled`).
+   * Sends a request and resolves with `read` of its response (`asIs` for the response itself),
+   * sending it again only as the retry policy allows. The response is read where the binding
+   * settles it, so a call crosses the layers on one promise. When `call.deadline` aborts, the
+   * server is told the request is abandoned in the binding's way (HTTP: the response stream is
+   * closed; stdio: `notifications/cancelled`).
    */
-  request(message: JsonRpcRequest, call: ChannelCall): Promise<JsonRpcResponse>;
-  /**
-   * `request(...).then(then)` in one step: the answer is read where the binding settles it, with
-   * no promise of its own. Only the bindings that gain from it have it (stdio).
-   */
-  requestThen?<T>(
+  request<T>(
     message: JsonRpcRequest,
     call: ChannelCall,
-    then: (response: JsonRpcResponse) => T | Promise<T>,
+    read: (response: JsonRpcResponse) => T | Promise<T>,
   ): Promise<T>;
   /** Sends a notification. */
   send(message: JsonRpcMessage, signal: AbortSignal): Promise<void>;

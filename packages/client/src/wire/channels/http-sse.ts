@@ -82,7 +82,15 @@ export class HttpSseChannel implements Channel {
     await this.#opening;
   }
 
-  async request(message: JsonRpcRequest, call: ChannelCall): Promise<JsonRpcResponse> {
+  request<T>(
+    message: JsonRpcRequest,
+    call: ChannelCall,
+    read: (response: JsonRpcResponse) => T | Promise<T>,
+  ): Promise<T> {
+    return this.#request(message, call).then(read);
+  }
+
+  async #request(message: JsonRpcRequest, call: ChannelCall): Promise<JsonRpcResponse> {
     // The stream was the session; a lost one is replaced, with a new handshake, before the call.
     if (!this.#stream || this.#opening) await this.openSession(call.deadline);
     try {

@@ -16,19 +16,13 @@ import {
   notification,
   type RequestId,
 } from '../../core/jsonrpc.ts';
+import { asIs } from '../../core/outcome.ts';
 import type { RetryPolicy } from '../../core/types.ts';
 import { RpcCode } from '../../core/wire-codes.ts';
-import { RetryInto, refusedResponse, withRetry } from '../transport/retry.ts';
+import { Retry, refusedResponse, withRetry } from '../transport/retry.ts';
 import { StdioChannel as Pipe } from '../transport/stdio/channel.ts';
 import type { ServerCommand } from '../transport/stdio/process.ts';
-import type { ChannelEvents } from './channel.ts';
-import {
-  asIs,
-  type Channel,
-  type ChannelCall,
-  type Listening,
-  type SessionOpening,
-} from './channel.ts';
+import type { Channel, ChannelCall, ChannelEvents, Listening, SessionOpening } from './channel.ts';
 
 export interface StdioConfig {
   command: ServerCommand;
@@ -112,21 +106,17 @@ export class StdioChannel implements Channel {
   /** The handshake goes on the pipe like anything else, before the session is taken as open. */
   readonly #handshake: SessionOpening = {
     request: async (message, call) => ({
-      response: await this.request(message, { ...call, handshake: true }),
+      response: await this.request(message, { ...call, handshake: true }, asIs),
     }),
     send: (message, deadline) => this.#pipe.send(message, deadline.signal),
     // One process, one session: nothing to remember, and no stream to open beside the pipe.
     opened: () => {},
   };
 
-  request(message: JsonRpcRequest, call: ChannelCall): Promise<JsonRpcResponse> {
-    return this.requestThen(message, call, asIs);
-  }
-
-  requestThen<T>(
+  request<T>(
     message: JsonRpcRequest,
     call: ChannelCall,
-    then: (response: JsonRpcResponse) => T | Promise<T>,
+    read: (response: JsonRpcResponse) => T | Promise<T>,
   ): Promise<T> {
     const retry = {
       // A probe's answer may be that the server exits: it is not sent again.
@@ -137,9 +127,9 @@ export class StdioChannel implements Channel {
     const again = () => this.#once(message, call);
     // Nothing to wait for on the way of nearly every call: a process runs, its session is open.
     if (call.deadline.aborted || !this.#ready(call)) {
-      return withRetry(again, this.#config.retry, retry).then(then);
+      return withRetry(again, this.#config.retry, retry).then(read);
     }
-    const answer = new RetryInto(again, this.#config.retry, retry, then);
+    const answer = new Retry(again, this.#config.retry, retry, read);
     this.#pipe.exchange(message, call.deadline, call.onMessage, answer);
     return answer.promise;
   }

@@ -38,7 +38,11 @@ export class StreamableHttpChannel implements Channel {
     this.#config = config;
   }
 
-  request(message: JsonRpcRequest, call: ChannelCall): Promise<JsonRpcResponse> {
+  request<T>(
+    message: JsonRpcRequest,
+    call: ChannelCall,
+    read: (response: JsonRpcResponse) => T | Promise<T>,
+  ): Promise<T> {
     const { deadline } = call;
     return withRetry(
       () =>
@@ -47,7 +51,7 @@ export class StreamableHttpChannel implements Channel {
         ),
       this.#config.retry,
       { idempotent: call.idempotent, deadline, refused: refusedResponse },
-    );
+    ).then(read);
   }
 
   async send(message: JsonRpcMessage, signal: AbortSignal): Promise<void> {

@@ -10,7 +10,7 @@ import {
   TransportError,
 } from '../../core/errors.ts';
 import type { RetryPolicy } from '../../core/types.ts';
-import { mayHaveActed, mayResend, RetryInto, withRetry } from './retry.ts';
+import { mayHaveActed, mayResend, Retry, withRetry } from './retry.ts';
 
 const policy: RetryPolicy = {
   retries: 3,
@@ -257,13 +257,13 @@ describe('withRetry', () => {
   });
 });
 
-describe('RetryInto', () => {
+describe('Retry', () => {
   const exited = () =>
     new TransportError('the server exited', { requestSent: false, retryable: true });
 
   it('reads the answer with `then` as the transport settles it, on the same promise', async () => {
     const d = deadline();
-    const answer = new RetryInto(attempts(), policy, { idempotent: false, deadline: d }, (text) =>
+    const answer = new Retry(attempts(), policy, { idempotent: false, deadline: d }, (text) =>
       text.toUpperCase(),
     );
     expect(d.mayHaveRun).toBe(true);
@@ -273,11 +273,8 @@ describe('RetryInto', () => {
 
   it('hands a failure to the retry rules: sent again when allowed, the answer read all the same', async () => {
     const again = attempts();
-    const answer = new RetryInto(
-      again,
-      policy,
-      { idempotent: false, deadline: deadline() },
-      (text) => text.toUpperCase(),
+    const answer = new Retry(again, policy, { idempotent: false, deadline: deadline() }, (text) =>
+      text.toUpperCase(),
     );
     answer.reject(exited());
     await expect(answer.promise).resolves.toBe('OK');
@@ -287,7 +284,7 @@ describe('RetryInto', () => {
   it('never sends again what the server may have seen, and does not read a failure', async () => {
     const again = attempts();
     const read = vi.fn((text: string) => text);
-    const answer = new RetryInto(again, policy, { idempotent: false, deadline: deadline() }, read);
+    const answer = new Retry(again, policy, { idempotent: false, deadline: deadline() }, read);
     answer.reject(new TransportError('reset', { requestSent: true, retryable: true }));
     await expect(answer.promise).rejects.toMatchObject({ message: 'reset' });
     expect(again).not.toHaveBeenCalled();
@@ -296,7 +293,7 @@ describe('RetryInto', () => {
 
   it('rejects with what `then` throws, and takes the verdict back on a refused answer', async () => {
     const d = deadline();
-    const answer = new RetryInto(
+    const answer = new Retry(
       attempts(),
       policy,
       { idempotent: false, deadline: d, refused: (text) => text === 'refused' },

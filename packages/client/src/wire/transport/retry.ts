@@ -75,10 +75,6 @@ export interface RetryOptions<T> {
 /**
  * Runs `attempt` until it succeeds, the policy gives up, or the deadline passes. The caller's
  * signal (inside the deadline) cancels a backoff wait at once.
- *
- * The first attempt runs bare: nearly every call succeeds at once, and p-retry's set-up costs
- * more than the request's own bookkeeping. A failure that may be sent again is handed to p-retry
- * as its first attempt, so the backoff, the budget and the Retry-After rules are the same.
  */
 export function withRetry<T>(
   attempt: () => Promise<T>,
@@ -87,63 +83,43 @@ export function withRetry<T>(
 ): Promise<T> {
   const { deadline } = options;
   if (deadline.aborted) return Promise.reject(deadline.reason);
-  const first = new FirstAttempt(attempt, policy, options);
+  const retry = new Retry(attempt, policy, options, asIs);
   let sent: Promise<T>;
   try {
     sent = attempt();
   } catch (error) {
     sent = Promise.reject(error);
   }
-  return sent.then(
-    (result) => first.succeeded(result),
-    (error: unknown) => first.failed(error),
+  sent.then(
+    (result) => retry.resolve(result),
+    (error: unknown) => retry.reject(error),
   );
+  return retry.promise;
+}
+
+function asIs<T>(value: T): T {
+  return value;
 }
 
 /**
- * The first attempt's bookkeeping: counted as reaching the server before it starts, taken back
- * when the answer proves otherwise (as `track` does for later ones), and a failure handed on.
+ * A request's attempts, as one object that whatever makes the first attempt settles: `withRetry`
+ * with its promise, or a transport that reports to a settler (the stdio pipe), which then needs
+ * no promise of its own. The answer is read with `read` where it settles, so a call has one
+ * promise rather than one per layer.
+ *
+ * The first attempt runs bare: nearly every call succeeds at once, and p-retry's set-up costs
+ * more than the request's own bookkeeping. It counts as reaching the server before it starts,
+ * taken back when the answer proves otherwise (as `track` does for later ones). A failure that
+ * may be sent again is handed to p-retry as its first attempt, so the backoff, the budget and
+ * the Retry-After rules are the same. The call's deadline must not have ended yet.
  */
-class FirstAttempt<T> {
+export class Retry<T, U> {
+  readonly promise: Promise<U>;
   readonly #attempt: () => Promise<T>;
   readonly #policy: RetryPolicy;
   readonly #options: RetryOptions<T>;
+  readonly #read: (result: T) => U | Promise<U>;
   readonly #before: boolean;
-
-  constructor(attempt: () => Promise<T>, policy: RetryPolicy, options: RetryOptions<T>) {
-    this.#attempt = attempt;
-    this.#policy = policy;
-    this.#options = options;
-    this.#before = options.deadline.mayHaveRun;
-    options.deadline.mayHaveRun = true;
-  }
-
-  succeeded(result: T): T | Promise<T> {
-    const { deadline, refused } = this.#options;
-    if (refused?.(result)) deadline.mayHaveRun = this.#before;
-    return deadline.aborted ? this.#next(deadline.reason) : result;
-  }
-
-  failed(error: unknown): Promise<T> {
-    if (!mayHaveActed(error)) this.#options.deadline.mayHaveRun = this.#before;
-    return this.#next(error);
-  }
-
-  #next(error: unknown): Promise<T> {
-    return afterFirst(error, this.#attempt, this.#policy, this.#options);
-  }
-}
-
-/**
- * `withRetry(...).then(then)` for a transport that reports its first attempt to a settler instead
- * of a promise of its own (the stdio pipe): the transport settles this object, which reads the
- * answer with `then` there and then, so the call has one promise rather than one per layer.
- * A failure goes to `withRetry`'s rules; `attempt` sends again, if they allow. The call's
- * deadline must not have ended yet.
- */
-export class RetryInto<T, U> extends FirstAttempt<T> {
-  readonly promise: Promise<U>;
-  readonly #then: (result: T) => U | Promise<U>;
   #resolve!: (result: U | Promise<U>) => void;
   #reject!: (error: unknown) => void;
 
@@ -151,27 +127,41 @@ export class RetryInto<T, U> extends FirstAttempt<T> {
     attempt: () => Promise<T>,
     policy: RetryPolicy,
     options: RetryOptions<T>,
-    then: (result: T) => U | Promise<U>,
+    read: (result: T) => U | Promise<U>,
   ) {
-    super(attempt, policy, options);
-    this.#then = then;
+    this.#attempt = attempt;
+    this.#policy = policy;
+    this.#options = options;
+    this.#read = read;
+    this.#before = options.deadline.mayHaveRun;
+    options.deadline.mayHaveRun = true;
     this.promise = new Promise((resolve, reject) => {
       this.#resolve = resolve;
       this.#reject = reject;
     });
   }
 
+  /** The first attempt's answer. */
   resolve(result: T): void {
+    const { deadline, refused } = this.#options;
     try {
-      const value = this.succeeded(result);
-      this.#resolve(value instanceof Promise ? value.then(this.#then) : this.#then(value));
+      if (refused?.(result)) deadline.mayHaveRun = this.#before;
+      this.#resolve(
+        deadline.aborted ? this.#next(deadline.reason).then(this.#read) : this.#read(result),
+      );
     } catch (error) {
       this.#reject(error);
     }
   }
 
-  reject(error: Error): void {
-    this.#resolve(this.failed(error).then(this.#then));
+  /** The first attempt's failure: it stands, or the attempts go on. */
+  reject(error: unknown): void {
+    if (!mayHaveActed(error)) this.#options.deadline.mayHaveRun = this.#before;
+    this.#resolve(this.#next(error).then(this.#read));
+  }
+
+  #next(error: unknown): Promise<T> {
+    return afterFirst(error, this.#attempt, this.#policy, this.#options);
   }
 }
 

@@ -100,7 +100,15 @@ export class StreamableHttpSessionChannel implements Channel {
    * Sends in the current session, renewing it first when it is gone. A request whose session
    * vanished is sent again in the new one when that is safe, as often as its deadline allows.
    */
-  async request(message: JsonRpcRequest, call: ChannelCall): Promise<JsonRpcResponse> {
+  request<T>(
+    message: JsonRpcRequest,
+    call: ChannelCall,
+    read: (response: JsonRpcResponse) => T | Promise<T>,
+  ): Promise<T> {
+    return this.#request(message, call).then(read);
+  }
+
+  async #request(message: JsonRpcRequest, call: ChannelCall): Promise<JsonRpcResponse> {
     const sessionCall = withWaiter(call);
     const { deadline } = call;
     // Where the call went, for an error about its session: built only when one is thrown.
