@@ -1,6 +1,6 @@
 /**
  * The gRPC stack is loaded for grpc URLs only: a program that imports the client and speaks HTTP
- * loads no module of Connect, protobuf-es or the gRPC channel, so its import time is unchanged.
+ * loads no module of Connect, protobuf-es or the gRPC binding, so its import time is unchanged.
  * Each case runs in a fresh process that records every module it resolves.
  */
 import { execFile } from 'node:child_process';
@@ -25,7 +25,7 @@ async function grpcModulesLoaded(body: string): Promise<string[]> {
     } });
     const { createMcpClient } = await import(${JSON.stringify(client)});
     ${body}
-    const grpc = seen.filter((url) => /@connectrpc|@bufbuild|mcp-lite\\/grpc\\/(channel|gen)/.test(url));
+    const grpc = seen.filter((url) => /@connectrpc|@bufbuild|mcp-lite\\/grpc\\/(binding|gen)/.test(url));
     process.stdout.write(JSON.stringify(grpc));
   `;
   const { stdout } = await promisify(execFile)(
@@ -52,5 +52,5 @@ test('a grpc URL loads it, when the client connects', async () => {
     await client.callTool('echo', { text: 'x' });
   `);
   expect(loaded.some((url) => url.includes('@connectrpc/connect-node'))).toBe(true);
-  expect(loaded.some((url) => url.includes('mcp-lite/grpc/channel'))).toBe(true);
+  expect(loaded.some((url) => url.includes('mcp-lite/grpc/binding'))).toBe(true);
 });

@@ -14,6 +14,8 @@ import { UnsafeUrlError } from './openable.ts';
 /** The failures that mean the server is out of reach, whenever they happen. */
 const CONNECTION_CODES = new Set([
   'TRANSPORT',
+  // A local server that died is out of reach as a broken connection is.
+  'SERVER_EXITED',
   'HTTP_STATUS',
   'CONTENT_TYPE',
   'UNSUPPORTED_SERVER',

@@ -5,7 +5,9 @@
  * view's HTML for a host to render. Rendering, sandboxing and the view's postMessage channel are
  * the host's.
  */
-import { MalformedMessageError, usageError } from '../core/errors.ts';
+
+import { usageError } from '../core/call-boundary.ts';
+import { MalformedMessageError } from '../core/errors.ts';
 import { isObject, type JsonObject } from '../core/jsonrpc.ts';
 import type { ReadResourceResult, Tool, ToolUi } from '../core/types.ts';
 

@@ -3,7 +3,7 @@
  * refresh however many calls wait), each can stop waiting on its own signal, and the run is
  * aborted once nobody waits for it any more.
  */
-import { onePerCall } from '../core/errors.ts';
+import { onePerCall } from '../core/call-boundary.ts';
 
 interface Flight {
   promise: Promise<void>;

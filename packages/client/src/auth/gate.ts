@@ -4,7 +4,8 @@
  * when the server refuses them. OAuth itself is loaded only when asked for.
  */
 import type { Dispatcher } from 'undici';
-import { AuthorizationError, isMcpError, usageError } from '../core/errors.ts';
+import { usageError } from '../core/call-boundary.ts';
+import { AuthorizationError, isMcpError } from '../core/errors.ts';
 import type { HttpRequest, Refusal, RequestGate } from '../wire/transport/http.ts';
 import type { AuthOption, AuthProvider, OAuthOptions } from './types.ts';
 

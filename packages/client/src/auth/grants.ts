@@ -5,7 +5,8 @@
  * exchange at the IdP for an ID-JAG, then a JWT bearer grant). Each returns a TokenRecord.
  */
 import * as oauth from 'oauth4webapi';
-import { AuthorizationError, usageError } from '../core/errors.ts';
+import { usageError } from '../core/call-boundary.ts';
+import { AuthorizationError } from '../core/errors.ts';
 import { type DiscoveryContext, reachable, requestOptions } from './discovery.ts';
 import { oauthFailure } from './failure.ts';
 import { ownCallback } from './gate.ts';

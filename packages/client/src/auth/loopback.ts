@@ -5,7 +5,7 @@
  * aborted.
  */
 import type { Server } from 'node:http';
-import { usageError } from '../core/errors.ts';
+import { usageError } from '../core/call-boundary.ts';
 import type { AuthorizeCallback } from './types.ts';
 
 export interface LoopbackOptions {

@@ -6,7 +6,8 @@
  */
 import type { webcrypto } from 'node:crypto';
 import * as oauth from 'oauth4webapi';
-import { AuthorizationError, usageError } from '../core/errors.ts';
+import { usageError } from '../core/call-boundary.ts';
+import { AuthorizationError } from '../core/errors.ts';
 import type { JsonObject } from '../core/jsonrpc.ts';
 import { type DiscoveryContext, requestOptions } from './discovery.ts';
 import { oauthFailure } from './failure.ts';

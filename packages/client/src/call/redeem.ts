@@ -7,18 +7,18 @@
  * the store, for `client.redeem` to pick up.
  */
 import pRetry from 'p-retry';
+import { asError } from '../core/call-boundary.ts';
 import { sleep } from '../core/deadline.ts';
 import {
   AbortedError,
-  asError,
   HandleExpiredError,
   isMcpError,
   type McpError,
   NotSupportedError,
   TaskCancelledError,
   TaskFailedError,
-  withHandle,
 } from '../core/errors.ts';
+import { withHandle } from '../core/handle-notes.ts';
 import type { JsonObject } from '../core/jsonrpc.ts';
 import type { Outcome, PendingHandle, Question } from '../core/outcome.ts';
 import type { CallStatus } from '../core/types.ts';

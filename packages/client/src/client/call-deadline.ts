@@ -2,8 +2,10 @@
  * Every call's deadline is built here: the call's own `timeoutMs`, `maxTimeoutMs` and `signal`,
  * the client's options for what the call leaves out.
  */
+
+import { usageError } from '../core/call-boundary.ts';
 import { Deadline } from '../core/deadline.ts';
-import { type ErrorContext, usageError } from '../core/errors.ts';
+import type { ErrorContext } from '../core/errors.ts';
 
 /** What a call may say about its own deadline (every method's `RequestOptions`). */
 export interface CallLimits {

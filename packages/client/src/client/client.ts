@@ -18,17 +18,14 @@ import { type CallHandle, checkHandle } from '../call/handles.ts';
 import type { CallStatus } from '../call/redeem.ts';
 import { checkStructuredContent, toCallToolResult } from '../call/results.ts';
 import { undeclared } from '../call/server-capabilities.ts';
+import { asError, settle, typedError, usageError } from '../core/call-boundary.ts';
 import { type Deadline, raceAbort } from '../core/deadline.ts';
 import {
-  asError,
   ClientClosedError,
   type ErrorContext,
   MalformedMessageError,
   ResponseTooLargeError,
-  settle,
   TooManyPagesError,
-  typedError,
-  usageError,
 } from '../core/errors.ts';
 import { isObject, type JsonObject } from '../core/jsonrpc.ts';
 import { checkKeys, type OptionKeys } from '../core/option-keys.ts';
@@ -70,9 +67,9 @@ import {
 } from './operation.ts';
 import {
   type ClientOptions,
+  type ClientTarget,
   type ResolvedOptions,
   resolveOptions,
-  type ServerTarget,
 } from './options.ts';
 import { dropStale, readKey } from './stale-results.ts';
 import { recoverCall } from './tool-recovery.ts';
@@ -164,7 +161,7 @@ export class McpClient implements AsyncDisposable {
   /** Undefined for a local (stdio) server, which needs none. */
   readonly #dispatcher: Dispatcher | undefined;
   /** What requests go through: the dispatcher, behind the gate of `headers` and `auth` if any. */
-  readonly #wire: Dispatcher | undefined;
+  readonly #gatedDispatcher: Dispatcher | undefined;
   readonly #ownsDispatcher: boolean;
   readonly #events = new EventHub();
   readonly #calls = new Roster<'callSlot', Deadline>('callSlot');
@@ -174,14 +171,14 @@ export class McpClient implements AsyncDisposable {
   /** Each tool listing as models see it (`listTools({ forModel: true })`). */
   readonly #forModel = new WeakMap<Tool[], Tool[]>();
   /** What every call needs; its `ask` is where every question goes, from a dialect or a call. */
-  readonly #input: CallSupport;
+  readonly #callSupport: CallSupport;
   #closing: Promise<void> | undefined;
   /** Where spans go: `undefined` until the first operation asks, `null` when nowhere. */
   #observer: Observer | null | undefined;
   #observing: Promise<Observer | null> | undefined;
   readonly #peer: Attributes;
 
-  constructor(server: ServerTarget, options: ClientOptions = {}) {
+  constructor(server: ClientTarget, options: ClientOptions = {}) {
     this.#options = resolveOptions(server, options);
     this.url = this.#options.url;
     const responder = new Responder(this.#options.handlers, () => ({
@@ -190,7 +187,7 @@ export class McpClient implements AsyncDisposable {
       protocolVersion: this.#dialect?.server.protocolVersion ?? '',
       url: this.url,
     }));
-    this.#input = {
+    this.#callSupport = {
       ask: responder.answer,
       maxInputRounds: this.#options.maxInputRounds,
       urlCompletions: new UrlCompletions(),
@@ -215,7 +212,8 @@ export class McpClient implements AsyncDisposable {
         dispatcher: this.#dispatcher,
         maxResponseBytes: this.#options.maxResponseBytes,
       });
-    this.#wire = gate && this.#dispatcher ? withGate(this.#dispatcher, gate) : this.#dispatcher;
+    this.#gatedDispatcher =
+      gate && this.#dispatcher ? withGate(this.#dispatcher, gate) : this.#dispatcher;
   }
 
   /** The negotiated protocol revision, once connected. */
@@ -719,8 +717,10 @@ export class McpClient implements AsyncDisposable {
     const sent = withTraceContext(call, dialect, span);
     // A call's own headers, on its own requests only (not on the listing that looked it up).
     return options.headers && where.method === 'tools/call'
-      ? callHeaders.run({ ...options.headers }, () => runCall(dialect, sent, context, this.#input))
-      : runCall(dialect, sent, context, this.#input);
+      ? callHeaders.run({ ...options.headers }, () =>
+          runCall(dialect, sent, context, this.#callSupport),
+        )
+      : runCall(dialect, sent, context, this.#callSupport);
   }
 
   #operationSpan(observer: Observer, call: CallStart): Span {
@@ -777,7 +777,7 @@ export class McpClient implements AsyncDisposable {
       const { openDialect } = await import('./connection.ts');
       const dialect = await openDialect(
         options,
-        this.#wire,
+        this.#gatedDispatcher,
         {
           notification: (message) => {
             const event = eventOf(message);
@@ -789,7 +789,7 @@ export class McpClient implements AsyncDisposable {
           stderr: (line) => this.#events.emit('stderr', line),
         },
         deadline,
-        this.#input.ask,
+        this.#callSupport.ask,
       );
       span.set(connectedAttributes(dialect));
       span.end();
@@ -804,7 +804,7 @@ export class McpClient implements AsyncDisposable {
 
   /** What a server's notice changes in the client, before any listener hears of it. */
   #changed(event: ClientEvent): void {
-    if (event[0] === 'elicitationComplete') this.#input.urlCompletions.complete(event[1]);
+    if (event[0] === 'elicitationComplete') this.#callSupport.urlCompletions.complete(event[1]);
     else dropStale(this.#cache, event);
   }
 }
@@ -813,7 +813,7 @@ export class McpClient implements AsyncDisposable {
  * (`{ command, args, cwd, env }`). Nothing is sent, and nothing started, until the first call (or
  * `connect()`).
  */
-export function createMcpClient(server: ServerTarget, options?: ClientOptions): McpClient {
+export function createMcpClient(server: ClientTarget, options?: ClientOptions): McpClient {
   return new McpClient(server, options);
 }
 

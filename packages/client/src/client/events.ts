@@ -2,7 +2,7 @@
  * What the server says outside any call's answer, as typed events. A listener that throws is
  * reported as a `warning`, never allowed to break the stream that delivered the message.
  */
-import { asError } from '../core/errors.ts';
+import { asError } from '../core/call-boundary.ts';
 import type { JsonObject, JsonRpcNotification } from '../core/jsonrpc.ts';
 import type { LogMessage } from '../core/types.ts';
 

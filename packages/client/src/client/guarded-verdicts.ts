@@ -5,7 +5,9 @@
  * the clients that share a store share its stand-in too. Without a store of the application's,
  * the client's own memory is the store.
  */
-import { asError, isMcpError, StoreUnavailableError } from '../core/errors.ts';
+
+import { asError } from '../core/call-boundary.ts';
+import { isMcpError, StoreUnavailableError } from '../core/errors.ts';
 import { memoryVerdictStore, type Verdict, type VerdictStore } from '../dialects/verdicts.ts';
 
 const standIns = new WeakMap<VerdictStore, VerdictStore>();

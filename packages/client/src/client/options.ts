@@ -410,10 +410,13 @@ export const DEFAULTS = Object.freeze({
   tracing: true as TracingOption,
 });
 
-/** Where the client's server is: a URL, or the command that starts a local one. */
-export type ServerTarget = string | URL | StdioServer;
+/**
+ * Where one client's server is: a URL, or the command that starts a local one. (`ServerTarget`,
+ * for several clients, also takes `{ url, ...options }`.)
+ */
+export type ClientTarget = string | URL | StdioServer;
 
-export function resolveOptions(server: ServerTarget, options: ClientOptions = {}): ResolvedOptions {
+export function resolveOptions(server: ClientTarget, options: ClientOptions = {}): ResolvedOptions {
   checkKeys(options, CLIENT_OPTION_KEYS satisfies OptionShape);
   if (isStdioServer(server)) checkKeys(server, STDIO_KEYS);
   const retry = { ...DEFAULTS.retry, ...options.retry };

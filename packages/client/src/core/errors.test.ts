@@ -11,22 +11,20 @@ import {
   MalformedMessageError,
   McpError,
   OutputValidationError,
-  onePerCall,
   ResponseTooLargeError,
+  ServerExitedError,
   SessionExpiredError,
   StoreUnavailableError,
   StreamTruncatedError,
-  settle,
   TimeoutError,
   ToolNotFoundError,
   TransportError,
-  typedError,
   UnsupportedVersionError,
-  usageError,
 } from './errors.ts';
 
 const every: Array<[string, McpError]> = [
   ['TRANSPORT', new TransportError('refused')],
+  ['SERVER_EXITED', new ServerExitedError({ code: 1, signal: null, stderr: [] })],
   ['HTTP_STATUS', new HttpStatusError(503, {})],
   ['CONTENT_TYPE', new ContentTypeError('text/html')],
   ['RESPONSE_TOO_LARGE', new ResponseTooLargeError('body', 10)],
@@ -56,12 +54,13 @@ describe('error classes', () => {
     },
   );
 
-  it('marks only timeouts, expired sessions, unavailable stores and cut streams transient by default', () => {
+  it('marks only timeouts, expired sessions, unavailable stores, cut streams and exits transient by default', () => {
     // Transport and status errors are always built with an explicit verdict (see http.ts).
     const retryable = every
       .filter(([code, error]) => error.retryable && code !== 'TRANSPORT' && code !== 'HTTP_STATUS')
       .map(([code]) => code);
     expect(retryable.sort()).toEqual([
+      'SERVER_EXITED',
       'SESSION_EXPIRED',
       'STORE_UNAVAILABLE',
       'STREAM_TRUNCATED',
@@ -80,40 +79,11 @@ describe('error classes', () => {
     ]);
   });
 
-  it('settles a call: retryable only when transient and safe to send again', () => {
-    const settled = (error: McpError, mayHaveRun: boolean, idempotent: boolean) =>
-      settle(error, { mayHaveRun, idempotent }) as McpError;
-    expect(settled(new TimeoutError(1), true, false)).toMatchObject({
-      mayHaveRun: true,
-      retryable: false,
-    });
-    expect(settled(new TimeoutError(1), true, true)).toMatchObject({ retryable: true });
-    expect(settled(new TimeoutError(1), false, false)).toMatchObject({ retryable: true });
-    // An error that knows the call ran keeps saying so, whatever the call's record says.
-    expect(settled(new StreamTruncatedError(), false, false)).toMatchObject({
-      mayHaveRun: true,
-      retryable: false,
-    });
-    // Not transient: never retryable, even when safe.
-    expect(settled(new JsonRpcError(-32602, 'x'), false, true)).toMatchObject({ retryable: false });
-    const plain = new Error('x');
-    expect(settle(plain, { mayHaveRun: true, idempotent: false })).toBe(plain);
-  });
-
-  it('gives each call ended by one failure a copy of its own to settle', () => {
-    const shared = new TimeoutError(1, { url: 'stdio:server' });
-    const first = settle(onePerCall(shared), { mayHaveRun: true, idempotent: false });
-    const second = onePerCall(shared);
-    expect(first).toMatchObject({ retryable: false, mayHaveRun: true });
-    expect(second).toBeInstanceOf(TimeoutError);
-    expect(second).toMatchObject({ retryable: true, code: 'TIMEOUT' });
-    expect([(second as Error).message, (second as Error).stack]).toEqual([
-      shared.message,
-      shared.stack,
-    ]);
-    expect(settle(second, { mayHaveRun: true, idempotent: true })).toMatchObject({
-      retryable: true,
-    });
+  it('tells a server process that exited from a connection that broke, both transport failures', () => {
+    const exited = new ServerExitedError({ code: 70, signal: null, stderr: ['boom'] });
+    expect(exited).toMatchObject({ code: 'SERVER_EXITED', family: 'transport', exitCode: 70 });
+    expect(exited).toBeInstanceOf(TransportError);
+    expect(new TransportError('reset')).toMatchObject({ code: 'TRANSPORT', family: 'transport' });
   });
 
   it('lets the caller override the retryable default', () => {
@@ -173,24 +143,5 @@ describe('isMcpError', () => {
     expect(isMcpError({ code: 'TIMEOUT', retryable: true })).toBe(false);
     expect(isMcpError(null)).toBe(false);
     expect(isMcpError('TIMEOUT')).toBe(false);
-  });
-});
-
-describe('typedError: what may leave a public method', () => {
-  it('passes toolwire errors and TypeErrors the caller caused through as they are', () => {
-    const timeout = new TimeoutError(100);
-    expect(typedError(timeout, {})).toBe(timeout);
-    const misuse = usageError('the handle belongs to another client');
-    expect(typedError(misuse, {})).toBe(misuse);
-  });
-
-  it('turns anything else into an InternalError carrying it, with the context', () => {
-    const bug = new TypeError('Class constructor Ajv2020 cannot be invoked without new');
-    const typed = typedError(bug, { url: 'http://x/mcp', method: 'tools/call', tool: 'add' });
-    expect(typed).toBeInstanceOf(InternalError);
-    expect(isMcpError(typed)).toBe(true);
-    expect(typed).toMatchObject({ code: 'INTERNAL', cause: bug, tool: 'add' });
-    expect((typed as Error).message).toContain('TypeError: Class constructor Ajv2020');
-    expect(typedError('a string thrown', {})).toBeInstanceOf(InternalError);
   });
 });

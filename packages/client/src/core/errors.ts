@@ -8,6 +8,8 @@
  * and an excerpt of what the server sent. Which wire code becomes which class: wire-codes.ts.
  */
 
+import { grpcStatusName } from './grpc-statuses.ts';
+import { type Deferred, describeHandle, withHandle } from './handle-notes.ts';
 import type { CallHandle } from './types.ts';
 
 const brand = Symbol.for('toolwire.error');
@@ -25,6 +27,7 @@ export interface ErrorContext {
 
 export type McpErrorCode =
   | 'TRANSPORT'
+  | 'SERVER_EXITED'
   | 'HTTP_STATUS'
   | 'GRPC_STATUS'
   | 'CONTENT_TYPE'
@@ -76,6 +79,7 @@ export type McpErrorFamily = 'transport' | 'protocol' | 'refused' | 'tool' | 'au
 /** Every code's family: a new code does not compile until it has one. */
 const FAMILIES: Record<McpErrorCode, McpErrorFamily> = {
   TRANSPORT: 'transport',
+  SERVER_EXITED: 'transport',
   HTTP_STATUS: 'transport',
   GRPC_STATUS: 'transport',
   STREAM_TRUNCATED: 'transport',
@@ -166,48 +170,6 @@ export class McpError extends Error {
   readonly [brand] = true;
 }
 
-/** Records on `error` the deferred work it interrupted; returns the error. */
-export function withHandle<E extends McpError>(error: E, handle: CallHandle | undefined): E {
-  Object.defineProperty(error, 'handle', { value: handle, enumerable: false, configurable: true });
-  return error;
-}
-
-/**
- * Settles what a call's error says about the call as a whole: it may have run if any request of
- * the call may have reached the server, and it is retryable only if its failure was transient and
- * sending it again cannot run it twice. Settling twice only ever lowers `retryable`.
- */
-export function settle(
-  error: unknown,
-  call: { mayHaveRun: boolean; idempotent: boolean },
-): unknown {
-  if (!(error instanceof McpError)) return error;
-  const settled = error as { mayHaveRun: boolean; retryable: boolean };
-  settled.mayHaveRun = error.mayHaveRun || call.mayHaveRun;
-  settled.retryable = error.retryable && (call.idempotent || !settled.mayHaveRun);
-  return error;
-}
-
-/**
- * The error one of several calls gets when one failure ends them all (a server process exits
- * under every call waiting on it, a shared token refresh fails): a copy each, since settle()
- * writes on it what that call did, and one call's verdict must not become another's.
- */
-export function onePerCall<T>(error: T): T {
-  if (!(error instanceof McpError)) return error;
-  // A real Error underneath, so it is inspected, logged and stack-traced as one.
-  const copy = Object.setPrototypeOf(new Error(error.message), Object.getPrototypeOf(error));
-  const { stack: _, ...fields } = Object.getOwnPropertyDescriptors(error);
-  Object.defineProperties(copy, fields);
-  copy.stack = error.stack;
-  return copy as T;
-}
-
-/** Anything thrown, as an Error: background failures are reported, and a report needs one. */
-export function asError(value: unknown): Error {
-  return value instanceof Error ? value : new Error(String(value));
-}
-
 /** True for any toolwire error, even one thrown by another copy of this package. */
 export function isMcpError(value: unknown): value is McpError {
   return (
@@ -228,8 +190,13 @@ export class TransportError extends McpError {
   override readonly name: string = 'TransportError';
   /** False only when the server cannot have seen the request (the connection was refused). */
   readonly requestSent: boolean;
-  constructor(message: string, options: McpErrorOptions & { requestSent?: boolean } = {}) {
-    super('TRANSPORT', message, options);
+  constructor(
+    message: string,
+    options: McpErrorOptions & { requestSent?: boolean } = {},
+    // A subclass whose failure a caller tells apart by code alone (ServerExitedError).
+    code: 'TRANSPORT' | 'SERVER_EXITED' = 'TRANSPORT',
+  ) {
+    super(code, message, options);
     this.requestSent = options.requestSent ?? true;
   }
 }
@@ -256,7 +223,7 @@ export class ServerExitedError extends TransportError {
     const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
     const last = exit.stderr.at(-1);
     const said = last === undefined ? '' : ` (stderr: ${last.slice(0, 200)})`;
-    super(`server process ${how}${said}`, { retryable: true, ...options });
+    super(`server process ${how}${said}`, { retryable: true, ...options }, 'SERVER_EXITED');
     this.exitCode = exit.code;
     this.signal = exit.signal;
     this.stderr = exit.stderr;
@@ -280,27 +247,6 @@ export class HttpStatusError extends McpError {
     this.reason = options.reason;
   }
 }
-
-/** gRPC status names, indexed by code. */
-const GRPC_STATUSES = [
-  'OK',
-  'CANCELLED',
-  'UNKNOWN',
-  'INVALID_ARGUMENT',
-  'DEADLINE_EXCEEDED',
-  'NOT_FOUND',
-  'ALREADY_EXISTS',
-  'PERMISSION_DENIED',
-  'RESOURCE_EXHAUSTED',
-  'FAILED_PRECONDITION',
-  'ABORTED',
-  'OUT_OF_RANGE',
-  'UNIMPLEMENTED',
-  'INTERNAL',
-  'UNAVAILABLE',
-  'DATA_LOSS',
-  'UNAUTHENTICATED',
-] as const;
 
 /**
  * A gRPC status (MCP-lite's gRPC binding) that no other class here says better: UNAVAILABLE and
@@ -326,7 +272,7 @@ export class GrpcStatusError extends McpError {
     serverMessage: string,
     options: McpErrorOptions & { data?: unknown; retryAfterMs?: number | undefined } = {},
   ) {
-    const grpcStatus = GRPC_STATUSES[grpcCode] ?? `status ${grpcCode}`;
+    const grpcStatus = grpcStatusName(grpcCode);
     const said = serverMessage === '' ? '' : ` "${serverMessage}"`;
     super('GRPC_STATUS', `server answered gRPC ${grpcStatus}${said}`, options);
     this.grpcCode = grpcCode;
@@ -713,23 +659,6 @@ export class InternalError extends McpError {
   }
 }
 
-const usage = Symbol.for('toolwire.usage');
-
-/** A TypeError the caller caused (a handle for another URL, say): thrown as it is. */
-export function usageError(message: string): TypeError {
-  return Object.assign(new TypeError(message), { [usage]: true });
-}
-
-/**
- * What may leave a public method: a toolwire error, or a TypeError the caller caused. Anything
- * else is a bug, and becomes an InternalError carrying it.
- */
-export function typedError(error: unknown, context: ErrorContext): unknown {
-  if (isMcpError(error)) return error;
-  if (error instanceof TypeError && (error as { [usage]?: boolean })[usage]) return error;
-  return new InternalError(error, context);
-}
-
 /**
  * An MCP-lite server answered `request-for-more-resource`: it cannot go on with what it was
  * given. `result` is the server's answer, normalised, with its `_meta` (the seed leaves the rest
@@ -840,20 +769,6 @@ export class TaskCancelledError extends McpError {
   constructor(pending: Deferred, options: McpErrorOptions = {}) {
     super('TASK_CANCELLED', `${describeHandle(pending)} was cancelled`, options);
   }
-}
-
-/** Deferred work as far as a message needs it. */
-type Deferred = Pick<CallHandle, 'kind' | 'id'>;
-
-/** "task 3f2a…": a handle in a message, its id cut short because it works as a bearer token. */
-export function describeHandle(handle: Deferred): string {
-  return `${handle.kind} ${redact(handle.id)}`;
-}
-
-/** The first characters of a token or task id, never the whole of it. */
-export function redact(id: string): string {
-  const shown = Math.min(6, Math.floor(id.length / 3));
-  return `${id.slice(0, shown)}… (${id.length} chars)`;
 }
 
 /** Why authorization failed for good (see AuthorizationError). */

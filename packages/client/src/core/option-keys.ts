@@ -4,7 +4,7 @@
  * declared as a shape, next to its TypeScript interface (`satisfies OptionKeys<T>` makes a key
  * missing from the shape a compile error).
  */
-import { usageError } from './errors.ts';
+import { usageError } from './call-boundary.ts';
 
 /**
  * What one key takes: `true` for a value whose keys are not option names (a leaf, a function, a

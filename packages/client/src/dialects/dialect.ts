@@ -29,10 +29,10 @@ export interface AskContext {
   tool?: string | undefined;
 }
 
-/** The answer to send, or the error that ends the call and the reply the server gets instead. */
+/** The answer to send, or the error that ends the call and the refusal the server gets instead. */
 export type Answer =
   | { ok: true; result: JsonObject }
-  | { ok: false; error: McpError; reply: { code: number; message: string } };
+  | { ok: false; error: McpError; refusal: { code: number; message: string } };
 
 /**
  * Where a dialect hands every question the server asks, whichever way it came (a request on a

@@ -5,8 +5,10 @@
  * A question that came on a call's own stream belongs to that call: it runs under the call's
  * deadline, and when it cannot be answered the call fails with the reason, through its waiter.
  */
+
+import { asError } from '../core/call-boundary.ts';
 import { Deadline } from '../core/deadline.ts';
-import { asError, ClientClosedError } from '../core/errors.ts';
+import { ClientClosedError } from '../core/errors.ts';
 import {
   failure,
   type JsonRpcMessage,
@@ -47,7 +49,7 @@ export class Inbound {
     const cancelled = new AbortController();
     this.#running.set(request.id, cancelled);
     void this.#answer(request, cancelled.signal, call)
-      .then((reply) => (cancelled.signal.aborted ? undefined : this.#post(reply)))
+      .then((response) => (cancelled.signal.aborted ? undefined : this.#post(response)))
       // An answer that could not go out because the client closed is nobody's concern.
       .catch((error: unknown) => {
         if (!cancelled.signal.aborted) this.#events.warning(asError(error));
@@ -92,6 +94,6 @@ export class Inbound {
       if (call?.fail) call.fail(answer.error);
       else if (!call) this.#events.warning(answer.error);
     }
-    return failure(request.id, answer.reply);
+    return failure(request.id, answer.refusal);
   }
 }

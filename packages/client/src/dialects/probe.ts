@@ -13,7 +13,7 @@ import {
 import { step } from '../telemetry/span.ts';
 import type { Channel, ChannelEvents } from '../wire/channels/channel.ts';
 import type { Dialect } from './dialect.ts';
-import type { McpLiteConfig } from './mcp-lite/channel.ts';
+import type { McpLiteConfig } from './mcp-lite/binding.ts';
 import type { SseConfig } from './mcp-sse/index.ts';
 import type { StatelessConfig } from './mcp-stateless/index.ts';
 import type { Verdict, VerdictStore } from './verdicts.ts';

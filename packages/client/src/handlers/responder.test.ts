@@ -75,7 +75,7 @@ describe('elicitation', () => {
     expect(answer.ok).toBe(false);
     if (answer.ok) return;
     expect(answer.error).toBeInstanceOf(HandlerError);
-    expect(answer.reply.code).toBe(-32603);
+    expect(answer.refusal.code).toBe(-32603);
   });
 
   it('an action that is not one of the three is the handler error', async () => {
@@ -95,13 +95,13 @@ describe('elicitation', () => {
     }).answer(form({ address: { type: 'object' } }), live);
     expect(called).toBe(false);
     expect(!answer.ok && answer.error).toBeInstanceOf(MalformedMessageError);
-    expect(!answer.ok && answer.reply.code).toBe(-32602);
+    expect(!answer.ok && answer.refusal.code).toBe(-32602);
   });
 
   it('without onElicitation an elicitation is method-not-found, as the README says', async () => {
     const answer = await responder({}).answer(form({ name: { type: 'string' } }), live);
     expect(!answer.ok && answer.error).toBeInstanceOf(InputRequiredError);
-    expect(!answer.ok && answer.reply.code).toBe(-32601);
+    expect(!answer.ok && answer.refusal.code).toBe(-32601);
   });
 
   it('a mode not declared is -32602 and names what to register', async () => {
@@ -113,7 +113,7 @@ describe('elicitation', () => {
       live,
     );
     expect(!answer.ok && answer.error).toBeInstanceOf(InputRequiredError);
-    expect(!answer.ok && answer.reply.code).toBe(-32602);
+    expect(!answer.ok && answer.refusal.code).toBe(-32602);
     expect(!answer.ok && (answer.error as InputRequiredError).handlers).toEqual([
       "elicitationModes including 'url'",
     ]);
@@ -143,7 +143,7 @@ describe('elicitation', () => {
       },
     }).answer({ method: 'elicitation/create', params: { mode: 'url', message: 'm', url } }, live);
     expect(seen).toEqual([]);
-    expect(!answer.ok && answer.reply.code).toBe(-32602);
+    expect(!answer.ok && answer.refusal.code).toBe(-32602);
     expect(!answer.ok && answer.error.message).toMatch(/not http\(s\)/);
   });
 
@@ -163,11 +163,11 @@ describe('sampling and roots', () => {
 
   it('no handler is method-not-found; tools without samplingTools are invalid params', async () => {
     const none = await responder({}).answer(sampling, live);
-    expect(!none.ok && none.reply.code).toBe(-32601);
+    expect(!none.ok && none.refusal.code).toBe(-32601);
     const withTools = await responder({
       onSampling: () => ({ role: 'assistant', content: { type: 'text', text: '' }, model: 'm' }),
     }).answer({ ...sampling, params: { ...sampling.params, tools: [] } }, live);
-    expect(!withTools.ok && withTools.reply.code).toBe(-32602);
+    expect(!withTools.ok && withTools.refusal.code).toBe(-32602);
     expect(!withTools.ok && (withTools.error as InputRequiredError).handlers).toEqual([
       'samplingTools: true',
     ]);
@@ -179,7 +179,7 @@ describe('sampling and roots', () => {
         throw new Error('the user said no');
       },
     }).answer(sampling, live);
-    expect(!answer.ok && answer.reply).toMatchObject({ code: -1 });
+    expect(!answer.ok && answer.refusal).toMatchObject({ code: -1 });
   });
 
   it('roots without uri strings are the handler error', async () => {
@@ -192,6 +192,6 @@ describe('sampling and roots', () => {
 
   it('an unknown question is method-not-found', async () => {
     const answer = await responder({}).answer({ method: 'tasks/get' }, live);
-    expect(!answer.ok && answer.reply.code).toBe(-32601);
+    expect(!answer.ok && answer.refusal.code).toBe(-32601);
   });
 });

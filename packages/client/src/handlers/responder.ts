@@ -6,8 +6,8 @@
  * server is owed. A handler that ignores its signal is not waited for.
  */
 
+import { asError } from '../core/call-boundary.ts';
 import {
-  asError,
   HandlerError,
   InputRequiredError,
   isMcpError,
@@ -56,7 +56,7 @@ export class Responder {
             cause: thrown,
             tool: context.tool,
           });
-      return { ok: false, error, reply: replyFor(question, error) };
+      return { ok: false, error, refusal: refusalFor(question, error) };
     }
   };
 
@@ -222,7 +222,7 @@ function malformed(problem: string, context: { tool?: string | undefined }): Mcp
 const WHOLE_HANDLERS: ReadonlySet<string> = new Set(['onElicitation', 'onSampling', 'roots']);
 
 /** The JSON-RPC error the spec has a client send when it cannot answer `question`. */
-function replyFor(question: Question, error: McpError): { code: number; message: string } {
+function refusalFor(question: Question, error: McpError): { code: number; message: string } {
   if (error instanceof InputRequiredError) {
     // An elicitation mode or a sampling feature the client did not declare is "invalid params";
     // a kind of request it does not take at all (no handler for it, or none exists) is "method

@@ -17,14 +17,8 @@ import {
 import type { ClientEvents } from '../client/events.ts';
 import { CLIENT_OPTION_KEYS, type ClientOptions } from '../client/options.ts';
 import type { ToolStreamEvent } from '../client/tool-stream.ts';
-import {
-  asError,
-  ClientClosedError,
-  ToolNotFoundError,
-  TransportError,
-  typedError,
-  usageError,
-} from '../core/errors.ts';
+import { asError, typedError, usageError } from '../core/call-boundary.ts';
+import { ClientClosedError, ToolNotFoundError, TransportError } from '../core/errors.ts';
 import type { JsonObject } from '../core/jsonrpc.ts';
 import { checkKeys, type OptionKeys } from '../core/option-keys.ts';
 import type { CallToolResult, ReadResourceResult, Tool } from '../core/types.ts';

@@ -11,9 +11,9 @@ import { aboutDeferred } from '../../core/wire-codes.ts';
 import type { ChannelEvents } from '../../wire/channels/channel.ts';
 import { withRetry } from '../../wire/transport/retry.ts';
 import type { Dialect, Operation, SendContext, ServerDescription } from '../dialect.ts';
-import type { ChannelListing, LiteChannel, McpLiteConfig } from './channel.ts';
+import type { BindingListing, LiteBinding, McpLiteConfig } from './binding.ts';
 import { answered } from './elicitation.ts';
-import { HttpChannel } from './http/channel.ts';
+import { HttpBinding } from './http/binding.ts';
 import { isRedeemTool } from './listing.ts';
 import { Partials } from './partials.ts';
 import { outcomeOf } from './response.ts';
@@ -28,14 +28,14 @@ const EMPTY_LISTS: Record<string, string> = {
   'prompts/list': 'prompts',
 };
 
-type Listed = Extract<ChannelListing, { kind: 'tools' }>;
+type Listed = Extract<BindingListing, { kind: 'tools' }>;
 
 export class McpLiteDialect implements Dialect {
   readonly name = 'mcp-lite';
   readonly server: ServerDescription;
   readonly #config: McpLiteConfig;
   readonly #events: ChannelEvents;
-  readonly #channel: LiteChannel;
+  readonly #binding: LiteBinding;
   /** The listing that proved the dialect, handed to the first `tools/list` instead of asking again. */
   #listed: Tool[] | undefined;
   /** Redeems that asked a question, by promise token: how to send the answers back. */
@@ -44,12 +44,12 @@ export class McpLiteDialect implements Dialect {
   private constructor(
     config: McpLiteConfig,
     events: ChannelEvents,
-    channel: LiteChannel,
+    binding: LiteBinding,
     listing: Listed,
   ) {
     this.#config = config;
     this.#events = events;
-    this.#channel = channel;
+    this.#binding = binding;
     this.#listed = this.#accept(listing);
     this.server = {
       protocolVersion: MCP_LITE_VERSION,
@@ -70,10 +70,10 @@ export class McpLiteDialect implements Dialect {
     events: ChannelEvents,
     deadline: Deadline,
   ): Promise<McpLiteDialect | { misses: string[] }> {
-    const channel = new HttpChannel(config);
-    const listing = await list(channel, config, deadline);
+    const binding = new HttpBinding(config);
+    const listing = await list(binding, config, deadline);
     if (listing.kind === 'misses') return listing;
-    return new McpLiteDialect(config, events, channel, listing);
+    return new McpLiteDialect(config, events, binding, listing);
   }
 
   /**
@@ -85,16 +85,16 @@ export class McpLiteDialect implements Dialect {
     events: ChannelEvents,
     deadline: Deadline,
   ): Promise<McpLiteDialect> {
-    const { GrpcChannel } = await import('./grpc/channel.ts');
-    const channel = new GrpcChannel(config);
+    const { GrpcBinding } = await import('./grpc/binding.ts');
+    const binding = new GrpcBinding(config);
     try {
-      const listing = await list(channel, config, deadline);
+      const listing = await list(binding, config, deadline);
       if (listing.kind === 'misses') {
         throw new UnsupportedServerError(listing.misses, { url: config.url });
       }
-      return new McpLiteDialect(config, events, channel, listing);
+      return new McpLiteDialect(config, events, binding, listing);
     } catch (error) {
-      await channel.close();
+      await binding.close();
       throw error;
     }
   }
@@ -211,14 +211,14 @@ export class McpLiteDialect implements Dialect {
   }
 
   close(): Promise<void> {
-    return this.#channel.close();
+    return this.#binding.close();
   }
 
   async #tools(deadline: Deadline): Promise<Tool[]> {
     const listed = this.#listed;
     this.#listed = undefined;
     if (listed) return listed;
-    const listing = await list(this.#channel, this.#config, deadline);
+    const listing = await list(this.#binding, this.#config, deadline);
     if (listing.kind === 'tools') return this.#accept(listing);
     throw new MalformedMessageError(`no tool listing (${listing.misses.join('; ')})`, {
       url: this.#config.url,
@@ -249,7 +249,7 @@ export class McpLiteDialect implements Dialect {
     const stream = context.onProgress !== undefined || context.onPartial !== undefined;
     const answer = await withRetry(
       () =>
-        this.#channel.call({
+        this.#binding.call({
           params,
           tool: operation.tool,
           deadline,
@@ -283,9 +283,9 @@ export class McpLiteDialect implements Dialect {
 
 /** One listing, sent again as the retry policy allows (a listing may always be). */
 function list(
-  channel: LiteChannel,
+  binding: LiteBinding,
   config: McpLiteConfig,
   deadline: Deadline,
-): Promise<ChannelListing> {
-  return withRetry(() => channel.list(deadline), config.retry, { idempotent: true, deadline });
+): Promise<BindingListing> {
+  return withRetry(() => binding.list(deadline), config.retry, { idempotent: true, deadline });
 }

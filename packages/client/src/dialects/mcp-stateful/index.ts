@@ -7,8 +7,10 @@
  * whichever stream or pipe it came on: responses to their calls, progress to its call, the
  * server's questions to the `ask` the dialect is given, answered through the channel.
  */
+
+import { asError } from '../../core/call-boundary.ts';
 import { Deadline } from '../../core/deadline.ts';
-import { asError, ClientClosedError } from '../../core/errors.ts';
+import { ClientClosedError } from '../../core/errors.ts';
 import { isObject, type JsonObject, metaOf, notification, request } from '../../core/jsonrpc.ts';
 import type { Outcome, PendingHandle, PollOutcome } from '../../core/outcome.ts';
 import { asIs } from '../../core/outcome.ts';

@@ -137,7 +137,7 @@ describe('a question on a call stream', () => {
     expect((error as HandlerError).message).toMatch(/no user at the keyboard/);
     // The call ended by its waiter, not by aborting the deadline it shares with its requests.
     expect(deadline.signal.aborted).toBe(false);
-    // The server still gets its reply: an internal error under its own id.
+    // The server still gets its refusal: an internal error under its own id.
     await vi.waitFor(() =>
       expect(sent).toEqual([
         expect.objectContaining({ id: 'q1', error: expect.objectContaining({ code: -32603 }) }),

@@ -28,7 +28,8 @@ import { META } from './meta.ts';
 /** Statuses a legacy server gives a request it does not understand. */
 const NOT_MODERN = new Set([400, 404, 405, 406, 415]);
 
-type Answer =
+/** What one `server/discover` came to, read off the server's response. */
+type DiscoverResult =
   | { kind: 'discovered'; result: JsonObject }
   | { kind: 'unsupported-version'; data: unknown }
   | { kind: 'modern-error'; error: { code: number; message: string; data?: unknown } }
@@ -115,7 +116,7 @@ function modernVerdict(version: string, discovered: JsonObject | undefined): Ver
 }
 
 /** Sends `server/discover` and classifies the answer, as a `probe` span of the connect. */
-function discover(context: ProbeContext, version: string): Promise<Answer> {
+function discover(context: ProbeContext, version: string): Promise<DiscoverResult> {
   return step(context.deadline, 'probe server/discover', {}, async (span) => {
     const answer = await discoverOnce(context, version);
     span.set({ 'toolwire.probe.found': answer.kind });
@@ -124,7 +125,7 @@ function discover(context: ProbeContext, version: string): Promise<Answer> {
 }
 
 /** Sends `server/discover` and classifies the answer. Throws only what says nothing about the era. */
-async function discoverOnce(context: ProbeContext, version: string): Promise<Answer> {
+async function discoverOnce(context: ProbeContext, version: string): Promise<DiscoverResult> {
   const { config } = context;
   const { stateless, silenceMs } = config;
   const message = request(`discover-${version}`, 'server/discover', {
@@ -184,7 +185,7 @@ async function discoverOnce(context: ProbeContext, version: string): Promise<Ans
 }
 
 /** A failed probe that still says something about the era; anything else is thrown. */
-function refusal(error: unknown, silenceMs: number | undefined): Answer {
+function refusal(error: unknown, silenceMs: number | undefined): DiscoverResult {
   if (error instanceof HttpStatusError && NOT_MODERN.has(error.status ?? 0)) {
     if (isEnvelope(error.bodyExcerpt))
       return { kind: 'webtools', summary: `HTTP ${error.status}, a Webtools envelope` };
@@ -205,7 +206,7 @@ function refusal(error: unknown, silenceMs: number | undefined): Answer {
 }
 
 /** A legacy answer may still say which revisions it speaks: `initialize` then offers the best. */
-function notModern(summary: string, text: string): Answer {
+function notModern(summary: string, text: string): DiscoverResult {
   return { kind: 'not-modern', summary, hints: datesIn(text) };
 }
 

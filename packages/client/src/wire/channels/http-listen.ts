@@ -14,7 +14,8 @@ import { consumesRetry, readMessages, StreamEnded, type StreamPosition } from '.
 import type { ChannelEvents } from './channel.ts';
 import { readJsonReply } from './json-reply.ts';
 
-export interface ListenWire {
+/** Where the listen stream goes, its limits, and how one `subscriptions/listen` POST is opened. */
+export interface ListenTarget {
   url: string;
   maxResponseBytes: number;
   maxEventSize: number;
@@ -26,13 +27,13 @@ export interface ListenWire {
 }
 
 export class Subscription {
-  readonly #wire: ListenWire;
+  readonly #target: ListenTarget;
   readonly #events: ChannelEvents;
   #controller = new AbortController();
   #running: Promise<void> | undefined;
 
-  constructor(wire: ListenWire, events: ChannelEvents) {
-    this.#wire = wire;
+  constructor(target: ListenTarget, events: ChannelEvents) {
+    this.#target = target;
     this.#events = events;
   }
 
@@ -45,7 +46,7 @@ export class Subscription {
       const gaveUp = 'the subscription stream ended and could not be reopened';
       this.#events.warning(
         new TransportError(gaveUp, {
-          url: this.#wire.url,
+          url: this.#target.url,
           method: 'subscriptions/listen',
           cause: error,
         }),
@@ -59,7 +60,7 @@ export class Subscription {
   }
 
   async #run(signal: AbortSignal): Promise<void> {
-    const wire = this.#wire;
+    const target = this.#target;
     let first = true;
     await pRetry(
       async () => {
@@ -68,15 +69,15 @@ export class Subscription {
         await this.#listenOnce(signal);
       },
       {
-        retries: wire.reconnectAttempts,
-        minTimeout: wire.minDelayMs,
-        maxTimeout: wire.maxDelayMs,
+        retries: target.reconnectAttempts,
+        minTimeout: target.minDelayMs,
+        maxTimeout: target.maxDelayMs,
         randomize: true,
         signal,
         shouldConsumeRetry: consumesRetry,
         shouldRetry: async ({ error }) => {
           if (error instanceof JsonRpcError) return false;
-          await sleep(wire.minDelayMs, signal);
+          await sleep(target.minDelayMs, signal);
           return true;
         },
       },
@@ -85,12 +86,12 @@ export class Subscription {
 
   /** Resolves when the subscription ends for good; throws StreamEnded when it should be reopened. */
   async #listenOnce(signal: AbortSignal): Promise<void> {
-    const wire = this.#wire;
-    const { request, response } = await wire.open(signal);
+    const target = this.#target;
+    const { request, response } = await target.open(signal);
     if (response.status !== 200 || response.mediaType !== 'text/event-stream') {
       const answer = await readJsonReply(response, request, {
-        url: wire.url,
-        maxResponseBytes: wire.maxResponseBytes,
+        url: target.url,
+        maxResponseBytes: target.maxResponseBytes,
         signal,
         route: () => {},
       });
@@ -98,7 +99,7 @@ export class Subscription {
       if ('error' in answer) {
         if (answer.error.code === RpcCode.methodNotFound) return;
         throw new JsonRpcError(answer.error.code, answer.error.message, {
-          url: wire.url,
+          url: target.url,
           method: 'subscriptions/listen',
           data: answer.error.data,
         });
@@ -108,8 +109,8 @@ export class Subscription {
     const position: StreamPosition = { lastEventId: undefined, retryMs: undefined };
     let delivered = false;
     for await (const incoming of readMessages(response.body, {
-      url: wire.url,
-      maxEventSize: wire.maxEventSize,
+      url: target.url,
+      maxEventSize: target.maxEventSize,
       signal,
       position,
     })) {

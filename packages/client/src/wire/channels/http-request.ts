@@ -16,8 +16,8 @@ export interface HttpTarget {
   headers: Record<string, string>;
 }
 
-/** A POST's answer may be a JSON body or an event stream. */
-export const ACCEPT_ANSWER = 'application/json, text/event-stream';
+/** A POST's response may be a JSON body or an event stream. */
+export const ACCEPT_RESPONSE = 'application/json, text/event-stream';
 /** A GET opens (or resumes) an event stream. */
 export const ACCEPT_STREAM = 'text/event-stream';
 

@@ -25,7 +25,7 @@ import { withRetry } from '../transport/retry.ts';
 import { readEvents } from '../transport/sse.ts';
 import { Cancellations, CLOSE_GRACE_MS } from './cancellations.ts';
 import type { Channel, ChannelCall, ChannelEvents, SessionOpening } from './channel.ts';
-import { ACCEPT_ANSWER, ACCEPT_STREAM, type HttpTarget, httpRequest } from './http-request.ts';
+import { ACCEPT_RESPONSE, ACCEPT_STREAM, type HttpTarget, httpRequest } from './http-request.ts';
 import type { HttpSessionConfig } from './http-session/session.ts';
 
 interface Stream {
@@ -245,7 +245,7 @@ export class HttpSseChannel implements Channel {
       });
     const response = await httpRequest(stream.endpoint, {
       method: 'POST',
-      accept: ACCEPT_ANSWER,
+      accept: ACCEPT_RESPONSE,
       body: message,
       signal,
     });

@@ -6,8 +6,10 @@
  * is `notifications/cancelled`; a request the process died under is sent again to a new process
  * only as the retry policy allows (idempotent, or never seen). Loaded only for stdio clients.
  */
+
+import { typedError } from '../../core/call-boundary.ts';
 import { Deadline } from '../../core/deadline.ts';
-import { JsonRpcError, ServerExitedError, typedError } from '../../core/errors.ts';
+import { JsonRpcError, ServerExitedError } from '../../core/errors.ts';
 import {
   type Incoming,
   type JsonRpcMessage,
@@ -20,7 +22,7 @@ import { asIs } from '../../core/outcome.ts';
 import type { RetryPolicy } from '../../core/types.ts';
 import { RpcCode } from '../../core/wire-codes.ts';
 import { Retry, refusedResponse, withRetry } from '../transport/retry.ts';
-import { StdioChannel as Pipe } from '../transport/stdio/channel.ts';
+import { StdioPipe } from '../transport/stdio/pipe.ts';
 import type { ServerCommand } from '../transport/stdio/process.ts';
 import type { Channel, ChannelCall, ChannelEvents, Listening, SessionOpening } from './channel.ts';
 
@@ -41,7 +43,7 @@ export class StdioChannel implements Channel {
   readonly label: string;
   /** "There is no header layer": everything is in the message. */
   readonly mirrors = false;
-  readonly #pipe: Pipe;
+  readonly #pipe: StdioPipe;
   readonly #config: StdioConfig;
   #inbound: (incoming: Incoming) => void = () => {};
   readonly #events: Pick<ChannelEvents, 'warning' | 'stderr'>;
@@ -55,7 +57,7 @@ export class StdioChannel implements Channel {
     this.label = config.label;
     this.#config = config;
     this.#events = events;
-    this.#pipe = new Pipe(
+    this.#pipe = new StdioPipe(
       config.command,
       { label: config.label, maxMessageBytes: config.maxResponseBytes, graceMs: config.graceMs },
       {

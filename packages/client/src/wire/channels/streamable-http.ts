@@ -18,7 +18,7 @@ import { refusedResponse, withRetry } from '../transport/retry.ts';
 import { readMessages } from '../transport/sse.ts';
 import type { Channel, ChannelCall, ChannelEvents, Listening } from './channel.ts';
 import { Subscription } from './http-listen.ts';
-import { ACCEPT_ANSWER, type HttpTarget, httpRequest } from './http-request.ts';
+import { ACCEPT_RESPONSE, type HttpTarget, httpRequest } from './http-request.ts';
 import { readJsonReply } from './json-reply.ts';
 
 export interface StreamableHttpConfig extends HttpTarget {
@@ -47,7 +47,7 @@ export class StreamableHttpChannel implements Channel {
     return withRetry(
       () =>
         this.post(message, call.version, call.mirror, deadline.signal).then((response) =>
-          this.answer(response, message, deadline, call.tool, call.onMessage),
+          this.readResponse(response, message, deadline, call.tool, call.onMessage),
         ),
       this.#config.retry,
       { idempotent: call.idempotent, deadline, refused: refusedResponse },
@@ -106,7 +106,7 @@ export class StreamableHttpChannel implements Channel {
   ): Promise<HttpResponse> {
     return httpRequest(this.#config, {
       method: 'POST',
-      accept: ACCEPT_ANSWER,
+      accept: ACCEPT_RESPONSE,
       version,
       envelope: mirror,
       body: message,
@@ -115,7 +115,7 @@ export class StreamableHttpChannel implements Channel {
   }
 
   /** The response to `message`, from a JSON body or from the request's event stream. */
-  answer(
+  readResponse(
     response: HttpResponse,
     message: JsonRpcRequest,
     deadline: Deadline,

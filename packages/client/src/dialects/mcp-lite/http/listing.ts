@@ -6,11 +6,11 @@ import type { Deadline } from '../../../core/deadline.ts';
 import { fromJsonRpcError } from '../../../core/wire-codes.ts';
 import { errorResponse } from '../../../wire/channels/json-reply.ts';
 import { excerpt, readText, send, statusError } from '../../../wire/transport/http.ts';
-import type { ChannelListing, McpLiteConfig } from '../channel.ts';
+import type { BindingListing, McpLiteConfig } from '../binding.ts';
 import { toolsOf } from '../listing.ts';
 
 export type Listing =
-  | Extract<ChannelListing, { kind: 'tools' }>
+  | Extract<BindingListing, { kind: 'tools' }>
   /** Not an MCP-lite listing; `summary` says what came back instead, for the probe report. */
   | { kind: 'miss'; summary: string };
 

@@ -25,7 +25,7 @@ import {
 } from '../../transport/http.ts';
 import { readMessages, type StreamPosition } from '../../transport/sse.ts';
 import type { ChannelCall, Waiter } from '../channel.ts';
-import { ACCEPT_ANSWER, ACCEPT_STREAM, httpRequest } from '../http-request.ts';
+import { ACCEPT_RESPONSE, ACCEPT_STREAM, httpRequest } from '../http-request.ts';
 import { readJsonReply } from '../json-reply.ts';
 import { type HttpSessionConfig, type Session, SessionNotFound } from './session.ts';
 
@@ -289,7 +289,7 @@ function post(
   const carriedSession = session.id !== undefined;
   const sent = httpRequest(target.config, {
     method: 'POST',
-    accept: ACCEPT_ANSWER,
+    accept: ACCEPT_RESPONSE,
     sessionId: session.id,
     version: session.headerVersion,
     body: message,

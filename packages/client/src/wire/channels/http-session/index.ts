@@ -12,8 +12,10 @@
  * Session of its own and swapped in whole. A request is sent again in the new session only when
  * that is safe (transport/retry.ts: it is idempotent, or did not run).
  */
+
+import { asError } from '../../../core/call-boundary.ts';
 import { Deadline, raceAbort, sleep } from '../../../core/deadline.ts';
-import { asError, ClientClosedError, SessionExpiredError } from '../../../core/errors.ts';
+import { ClientClosedError, SessionExpiredError } from '../../../core/errors.ts';
 import {
   type Incoming,
   type JsonRpcMessage,
@@ -26,7 +28,7 @@ import { discard } from '../../transport/http.ts';
 import { refusedResponse, withRetry } from '../../transport/retry.ts';
 import { Cancellations, CLOSE_GRACE_MS } from '../cancellations.ts';
 import type { Channel, ChannelCall, ChannelEvents, SessionOpening } from '../channel.ts';
-import { ACCEPT_ANSWER, httpRequest } from '../http-request.ts';
+import { ACCEPT_RESPONSE, httpRequest } from '../http-request.ts';
 import {
   deliver,
   type Exchanged,
@@ -294,7 +296,7 @@ export class StreamableHttpSessionChannel implements Channel {
     try {
       const response = await httpRequest(this.#config, {
         method: 'DELETE',
-        accept: ACCEPT_ANSWER,
+        accept: ACCEPT_RESPONSE,
         sessionId: session.id,
         version: session.headerVersion,
         signal: deadline.signal,

@@ -10,12 +10,12 @@ import { fromJsonRpcError } from '../../../core/wire-codes.ts';
 import { readJsonReply } from '../../../wire/channels/json-reply.ts';
 import { send } from '../../../wire/transport/http.ts';
 import type {
-  ChannelListing,
-  LiteAnswer,
+  BindingListing,
+  LiteBinding,
   LiteCall,
-  LiteChannel,
+  LiteResponse,
   McpLiteConfig,
-} from '../channel.ts';
+} from '../binding.ts';
 import { Endpoints } from './endpoints.ts';
 import { listAt } from './listing.ts';
 import { readStream } from './stream.ts';
@@ -23,7 +23,7 @@ import { readStream } from './stream.ts';
 /** A bare 404 or 405 from a call endpoint: no endpoint by this name, so the other is tried. */
 const NOT_HERE = new Set([404, 405]);
 
-export class HttpChannel implements LiteChannel {
+export class HttpBinding implements LiteBinding {
   readonly url: string;
   readonly #config: McpLiteConfig;
   readonly #endpoints: Endpoints;
@@ -35,7 +35,7 @@ export class HttpChannel implements LiteChannel {
     this.#endpoints = new Endpoints(config.url);
   }
 
-  async list(deadline: Deadline): Promise<ChannelListing> {
+  async list(deadline: Deadline): Promise<BindingListing> {
     const misses: string[] = [];
     for (const url of this.#endpoints.listing) {
       const listing = await listAt(this.#config, url, deadline);
@@ -48,9 +48,9 @@ export class HttpChannel implements LiteChannel {
     return { kind: 'misses', misses };
   }
 
-  async call(call: LiteCall): Promise<LiteAnswer> {
+  async call(call: LiteCall): Promise<LiteResponse> {
     const message = request(`call-${this.#nextId++}`, 'tools/call', call.params);
-    const attempt = async (url: string): Promise<LiteAnswer> => {
+    const attempt = async (url: string): Promise<LiteResponse> => {
       const answer = await this.#post(url, message, call);
       this.#endpoints.calledAt(url);
       return answer;
@@ -72,7 +72,7 @@ export class HttpChannel implements LiteChannel {
     url: string,
     message: ReturnType<typeof request>,
     call: LiteCall,
-  ): Promise<LiteAnswer> {
+  ): Promise<LiteResponse> {
     const config = this.#config;
     const { deadline } = call;
     const where = { url, method: 'tools/call', tool: call.tool };

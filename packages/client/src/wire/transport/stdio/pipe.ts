@@ -4,6 +4,8 @@
  * after it exits, a bounded number of times in a row; when it exits, every request waiting on it
  * fails at once with the exit code, signal and last stderr lines.
  */
+
+import { onePerCall } from '../../../core/call-boundary.ts';
 import {
   type CallEnd,
   type EndListener,
@@ -14,7 +16,6 @@ import {
 import {
   ClientClosedError,
   MalformedMessageError,
-  onePerCall,
   type ResponseTooLargeError,
   ServerExitedError,
   type TransportError,
@@ -29,7 +30,7 @@ import type {
 } from '../../../core/jsonrpc.ts';
 import { type ProcessOptions, type ServerCommand, ServerProcess } from './process.ts';
 
-export interface ChannelEvents {
+export interface PipeEvents {
   /** A request or notification from the server. */
   incoming(incoming: Incoming): void;
   warning(error: Error): void;
@@ -96,11 +97,11 @@ class Pending implements EndListener {
   }
 }
 
-export class StdioChannel {
+export class StdioPipe {
   readonly label: string;
   readonly #command: ServerCommand;
   readonly #options: ProcessOptions;
-  readonly #events: ChannelEvents;
+  readonly #events: PipeEvents;
   readonly #pending = new IdTable<Pending>();
   /** Ids whose answer nobody waits for any more (cancelled, or a probe given up on), the latest. */
   readonly #abandoned = new Set<RequestId>();
@@ -113,7 +114,7 @@ export class StdioChannel {
   /** Which process this is: a legacy session belongs to one. */
   #generation = 0;
 
-  constructor(command: ServerCommand, options: ProcessOptions, events: ChannelEvents) {
+  constructor(command: ServerCommand, options: ProcessOptions, events: PipeEvents) {
     this.label = options.label;
     this.#command = command;
     this.#options = options;

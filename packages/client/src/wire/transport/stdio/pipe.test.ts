@@ -2,8 +2,8 @@
 import { afterEach, expect, test } from 'vitest';
 import { ServerExitedError } from '../../../core/errors.ts';
 import type { Incoming, JsonRpcRequest, RequestId } from '../../../core/jsonrpc.ts';
-import { ABANDONED_KEPT, MAX_RESTARTS, StdioChannel } from './channel.ts';
 import { serverEnvironment } from './environment.ts';
+import { ABANDONED_KEPT, MAX_RESTARTS, StdioPipe } from './pipe.ts';
 
 /**
  * A server that answers `echo` at once, `wait` never, `crash` by exiting with code 9 (after a line
@@ -22,7 +22,7 @@ rl.on('line', (line) => {
 });
 `;
 
-const channels: StdioChannel[] = [];
+const channels: StdioPipe[] = [];
 afterEach(async () => {
   await Promise.all(channels.splice(0).map((channel) => channel.close()));
 });
@@ -34,7 +34,7 @@ function open(script = SERVER) {
     exits: [] as Error[],
     abandoned: [] as RequestId[],
   };
-  const channel = new StdioChannel(
+  const channel = new StdioPipe(
     { command: process.execPath, args: ['-e', script], env: serverEnvironment() },
     { label: 'stdio:test', maxMessageBytes: 1000, graceMs: 500 },
     {

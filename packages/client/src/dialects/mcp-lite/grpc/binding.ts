@@ -5,7 +5,7 @@
  * without it: unary from then on). The call's deadline goes on the wire as `grpc-timeout` and its
  * signal cancels the HTTP/2 stream, which the server sees. The application's headers and
  * credentials travel as metadata, asked of the client's request gate (`headers` as a function,
- * `auth`) for each call as the HTTP channel's requests are. Loaded only for grpc URLs
+ * `auth`) for each call as the HTTP binding's requests are. Loaded only for grpc URLs
  * (`McpLiteDialect.overGrpc`).
  */
 import type { MessageInitShape, JsonObject as StructJson } from '@bufbuild/protobuf';
@@ -29,12 +29,12 @@ import {
   type RequestGate,
 } from '../../../wire/transport/http.ts';
 import type {
-  ChannelListing,
-  LiteAnswer,
+  BindingListing,
+  LiteBinding,
   LiteCall,
-  LiteChannel,
+  LiteResponse,
   McpLiteConfig,
-} from '../channel.ts';
+} from '../binding.ts';
 import { toolsOf } from '../listing.ts';
 import { MCPLite, type ToolRequestSchema, type ToolResponse } from './gen/mcplite/mcplite_pb.ts';
 import { fromGrpcError, isUnimplemented } from './status.ts';
@@ -63,7 +63,7 @@ const REFUSALS: Partial<Record<Code, number>> = {
 };
 type Request = MessageInitShape<typeof ToolRequestSchema>;
 
-export class GrpcChannel implements LiteChannel {
+export class GrpcBinding implements LiteBinding {
   readonly url: string;
   readonly #config: McpLiteConfig;
   readonly #sessions: Http2SessionManager;
@@ -90,7 +90,7 @@ export class GrpcChannel implements LiteChannel {
     this.#gate = gateOf(config.dispatcher);
   }
 
-  async list(deadline: Deadline): Promise<ChannelListing> {
+  async list(deadline: Deadline): Promise<BindingListing> {
     const where = { url: this.url, method: 'tools/list' };
     const timeoutMs = deadline.remainingMs();
     using cancel = cancellation(deadline.signal);
@@ -108,7 +108,7 @@ export class GrpcChannel implements LiteChannel {
     }
   }
 
-  async call(call: LiteCall): Promise<LiteAnswer> {
+  async call(call: LiteCall): Promise<LiteResponse> {
     const where = { url: this.url, method: 'tools/call', tool: call.tool };
     const args = call.params['arguments'];
     const meta = call.params['_meta'];
@@ -129,7 +129,7 @@ export class GrpcChannel implements LiteChannel {
     this.#sessions.abort();
   }
 
-  async #unary(request: Request, call: LiteCall, where: Where): Promise<LiteAnswer> {
+  async #unary(request: Request, call: LiteCall, where: Where): Promise<LiteResponse> {
     const { deadline } = call;
     const timeoutMs = deadline.remainingMs();
     using cancel = cancellation(deadline.signal);
@@ -139,7 +139,7 @@ export class GrpcChannel implements LiteChannel {
         this.#client.callTool(request, this.#options(cancel.signal, timeoutMs, metadata)),
       );
     } catch (error) {
-      return this.#answerOf(this.#failure(error, where, deadline, timeoutMs));
+      return this.#responseOf(this.#failure(error, where, deadline, timeoutMs));
     }
     return { kind: 'result', url: this.url, result: resultOf(response) };
   }
@@ -153,7 +153,7 @@ export class GrpcChannel implements LiteChannel {
     request: Request,
     call: LiteCall,
     where: Where,
-  ): Promise<LiteAnswer | 'unimplemented'> {
+  ): Promise<LiteResponse | 'unimplemented'> {
     const { deadline, partials } = call;
     // Signs of life push the caller's timeout back, up to its cap: the wire deadline is the cap.
     const timeoutMs = this.#config.resetTimeoutOnProgress
@@ -180,7 +180,7 @@ export class GrpcChannel implements LiteChannel {
       );
     } catch (error) {
       if (!received && isUnimplemented(error) && !deadline.aborted) return 'unimplemented';
-      return this.#answerOf(this.#failure(error, where, deadline, timeoutMs));
+      return this.#responseOf(this.#failure(error, where, deadline, timeoutMs));
     }
     if (!final) throw new StreamTruncatedError(where);
     return { kind: 'result', url: this.url, result: partials.result(resultOf(final)) };
@@ -229,7 +229,7 @@ export class GrpcChannel implements LiteChannel {
   }
 
   /** A protocol error is the server's answer; anything else is thrown for the retry policy. */
-  #answerOf(error: Error): LiteAnswer {
+  #responseOf(error: Error): LiteResponse {
     if (error instanceof JsonRpcError) return { kind: 'error', error };
     throw error;
   }

@@ -1,5 +1,5 @@
 /**
- * What carries MCP-lite: one dialect, two bindings. A channel lists the tools and sends one call
+ * What carries MCP-lite: one dialect, two bindings. A binding lists the tools and sends one call
  * once, and hands back what the server said in the HTTP binding's shape (a result with `_meta`
  * inside, or the server's error); the dialect decides what it means (`response.ts`), retries
  * (`wire/transport/retry.ts`), redeems promises and answers elicitations. HTTP (`http/`) and gRPC
@@ -12,7 +12,7 @@ import type { JsonObject } from '../../core/jsonrpc.ts';
 import type { RetryPolicy, Tool } from '../../core/types.ts';
 import type { Partials } from './partials.ts';
 
-/** What a channel is built with. */
+/** What a binding is built with. */
 export interface McpLiteConfig {
   url: string;
   /** HTTP only: the undici dispatcher requests go through. */
@@ -29,7 +29,7 @@ export interface McpLiteConfig {
 }
 
 /** A listing, or what each place a listing was looked for answered instead. */
-export type ChannelListing =
+export type BindingListing =
   | { kind: 'tools'; url: string; tools: Tool[]; dropped: string[] }
   | { kind: 'misses'; misses: string[] };
 
@@ -40,7 +40,7 @@ export interface LiteCall {
   tool: string | undefined;
   deadline: Deadline;
   /**
-   * The caller follows partials or progress. A gRPC channel then calls the streaming RPC; HTTP
+   * The caller follows partials or progress. The gRPC binding then calls the streaming RPC; HTTP
    * takes a stream on every call, as the server chooses.
    */
   stream: boolean;
@@ -49,21 +49,21 @@ export interface LiteCall {
 }
 
 /**
- * The server's answer to one call: its result (with `_meta`) and the URL that answered, or the
+ * The server's response to one call: its result (with `_meta`) and the URL that answered, or the
  * protocol error it answered with (a JSON-RPC error, or its gRPC status of the same meaning). Transport failures are thrown, so that the retry policy sees
  * them.
  */
-export type LiteAnswer =
+export type LiteResponse =
   | { kind: 'result'; url: string; result: JsonObject }
   | { kind: 'error'; error: McpError };
 
-export interface LiteChannel {
+export interface LiteBinding {
   /** Where the server is, as the application named it. */
   readonly url: string;
   /** Lists the tools once. Throws what says nothing about the dialect (auth, the deadline). */
-  list(deadline: Deadline): Promise<ChannelListing>;
+  list(deadline: Deadline): Promise<BindingListing>;
   /** Sends one call once. */
-  call(call: LiteCall): Promise<LiteAnswer>;
-  /** Releases the connections the channel holds. Never throws. */
+  call(call: LiteCall): Promise<LiteResponse>;
+  /** Releases the connections the binding holds. Never throws. */
   close(): Promise<void>;
 }
