@@ -32,7 +32,7 @@ test('arguments that break the server schema go back to the model, and the serve
   const rejected = model.outputsSeen(2).get('call-1-1') as { type: string; value: string };
   expect(rejected.type).toBe('error-text');
   expect(rejected.value).toContain('/a must be number');
-  expect(rejected.value).toContain("must have required property 'b'");
+  expect(rejected.value).toContain('(the arguments) is missing "b"');
   expect(model.outputsSeen(3).get('call-2-1')).toEqual({ type: 'text', value: '{"sum":5}' });
   expect(result.text).toBe('five');
   // Only the corrected call reached the server.

@@ -3,10 +3,9 @@
  * The policy reads each MCP tool's annotations; tools the adapter did not build are left to their
  * own settings. Annotations come from the server: hints, not guarantees.
  */
-import type { Tool as McpTool } from '@toolwire/client';
+import { type Tool as McpTool, setOwn } from '@toolwire/client';
 import type { ToolApprovalStatus, ToolSet } from 'ai';
 import { mayDestroy } from './options.ts';
-import { setOwn } from './own.ts';
 import { definitionOf } from './tool.ts';
 
 export interface McpToolApprovalOptions {

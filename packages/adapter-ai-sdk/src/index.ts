@@ -6,6 +6,7 @@ export {
   readAppResource,
   serverInstructions,
   type ToolDrift,
+  type ToolNameMap,
   ToolPins,
   type ToolPinsOptions,
   type ToolSource,
@@ -17,7 +18,6 @@ export {
 } from './approval.ts';
 export { ToolArgumentsError, ToolResultError } from './errors.ts';
 export { type ToolResultOutput, toModelOutput } from './model-output.ts';
-export type { ToolNameMap } from './names.ts';
 export type {
   InputExample,
   McpToolCall,

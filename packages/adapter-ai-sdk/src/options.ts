@@ -5,8 +5,10 @@
 import {
   type CallToolResult,
   checkKeys,
+  getOwn,
   type JsonObject,
   type Tool as McpTool,
+  nestsTooDeep,
   type OptionKeys,
   type Progress,
   type ResourceLink,
@@ -14,8 +16,6 @@ import {
   type ToolPinsOptions,
 } from '@toolwire/client';
 import type { FlexibleSchema, InferSchema, Tool, ToolSet } from 'ai';
-import { getOwn } from './own.ts';
-import { nestsTooDeep } from './schema-depth.ts';
 
 /** The AI SDK's provider options of a tool (what `tool({ providerOptions })` takes). */
 export type ToolProviderOptions = NonNullable<Tool['providerOptions']>;

@@ -5,13 +5,15 @@
  */
 import {
   type Tool as McpTool,
+  providerToolNames,
+  setOwn,
+  type ToolNameMap,
   ToolNotFoundError,
   type ToolPins,
   type ToolSource,
   toolFingerprint,
 } from '@toolwire/client';
 import { asSchema, type ToolSet } from 'ai';
-import { assignNames, NameTable, type ToolNameMap } from './names.ts';
 import {
   type McpTools,
   type McpToolsOptions,
@@ -19,7 +21,6 @@ import {
   resolveOptions,
   type ToolSchemas,
 } from './options.ts';
-import { setOwn } from './own.ts';
 import { toAiTool } from './tool.ts';
 
 /** A tool set that can follow the server's list, and map names back to the server's. */
@@ -75,7 +76,7 @@ class LiveToolSet<SCHEMAS extends ToolSchemas, PREFIX extends string>
   #listing: McpTool[] | undefined;
   #building: { listing: McpTool[]; done: Promise<void> } | undefined;
   #tools: ToolSet = {};
-  #names = new NameTable();
+  #names: ToolNameMap = providerToolNames([]);
 
   constructor(client: ToolSource, options: ResolvedOptions) {
     this.#client = client;
@@ -124,9 +125,9 @@ class LiveToolSet<SCHEMAS extends ToolSchemas, PREFIX extends string>
       if (!offered.includes(name)) throw new ToolNotFoundError(offered, { tool: name });
     }
     const chosen = listing.filter((tool) => this.#wanted(tool));
-    const names = assignNames(
+    const names = providerToolNames(
       chosen.map((tool) => tool.name),
-      prefix,
+      { prefix },
     );
     const tools: ToolSet = {};
     for (const tool of chosen) {

@@ -5,23 +5,24 @@
  * an async iterable: what the server streams and reports comes out as preliminary results.
  */
 import {
+  argumentProblems,
   type CallToolOptions,
   type CallToolResult,
   type ContentBlock,
+  getOwn,
   type JsonObject,
   type JsonSchema,
   type Tool as McpTool,
+  nestsTooDeep,
   OutputValidationError,
+  openSchema,
   serverOfTool,
   type ToolSource,
 } from '@toolwire/client';
 import { asSchema, dynamicTool, type JSONValue, jsonSchema, type Tool, tool } from 'ai';
-import { argumentProblems } from './arguments.ts';
 import { ToolArgumentsError, ToolResultError } from './errors.ts';
 import { describeError, toModelOutput } from './model-output.ts';
 import type { McpToolCall, McpToolResult, ResolvedOptions, ToolSchema } from './options.ts';
-import { getOwn } from './own.ts';
-import { nestsTooDeep, openSchema } from './schema-depth.ts';
 
 type ProviderSchema = Parameters<typeof jsonSchema>[0];
 
@@ -71,7 +72,8 @@ export function toAiTool(
         ...common,
         inputSchema: jsonSchema(forProvider(definition.inputSchema), {
           validate: (value) => {
-            const problems = argumentProblems(definition.inputSchema, value);
+            // A schema ajv cannot compile checks nothing: the server still checks.
+            const problems = argumentProblems(definition.inputSchema, value) ?? [];
             return problems.length === 0
               ? { success: true, value }
               : { success: false, error: new ToolArgumentsError(definition.name, problems) };
@@ -155,7 +157,7 @@ async function prepare(
   const definition = call.tool;
   if (typed) {
     // The caller's schema said yes; the server's schema has the last word before the call.
-    const problems = argumentProblems(definition.inputSchema, input);
+    const problems = argumentProblems(definition.inputSchema, input) ?? [];
     if (problems.length > 0) throw new ToolArgumentsError(definition.name, problems);
   }
   let current: McpToolCall = { ...call, arguments: (input ?? {}) as JsonObject };

@@ -4,8 +4,7 @@
  * and resumes with the reviewer's decision. Annotations come from the server: hints, not
  * guarantees.
  */
-import type { Tool } from '@toolwire/client';
-import { setOwn } from './own.ts';
+import { setOwn, type Tool } from '@toolwire/client';
 import { McpStructuredTool } from './tool.ts';
 
 export type InterruptDecision = 'approve' | 'edit' | 'reject';

@@ -1,7 +1,6 @@
 import type { Tool, ToolSource } from '@toolwire/client';
 import { expect, test } from 'vitest';
 import { mcpInterruptOn } from './interrupt-on.ts';
-import { MAX_DEPTH, nestsTooDeep } from './schema-depth.ts';
 import { mcpStructuredTools } from './tools.ts';
 
 function lister(tools: Tool[]): ToolSource {
@@ -16,12 +15,6 @@ function nested(levels: number): Record<string, unknown> {
   }
   return schema;
 }
-
-test('nestsTooDeep tells apart a schema at the bound from one past it, at any depth', () => {
-  expect(nestsTooDeep(nested(MAX_DEPTH / 2 - 1))).toBe(false);
-  expect(nestsTooDeep(nested(MAX_DEPTH / 2 + 1))).toBe(true);
-  expect(nestsTooDeep(nested(100_000))).toBe(true);
-});
 
 test('one schema nested far too deep is shown open; the other tools are built as ever', async () => {
   const tools = await mcpStructuredTools(

@@ -19,20 +19,22 @@ import {
   type ToolRunnableConfig,
 } from '@langchain/core/tools';
 import type { JSONSchema } from '@langchain/core/utils/json_schema';
-import type {
-  CallToolOptions,
-  CallToolResult,
-  JsonObject,
-  Progress,
-  Tool,
-  ToolSource,
+import {
+  argumentProblems,
+  type CallToolOptions,
+  type CallToolResult,
+  type JsonObject,
+  type JsonSchema,
+  nestsTooDeep,
+  openSchema,
+  type Progress,
+  type Tool,
+  type ToolSource,
 } from '@toolwire/client';
 import { type McpArtifact, type ModelContent, toContentAndArtifact } from './content.ts';
 import { errorText, ToolException } from './errors.ts';
 import type { McpToolCall, ResolvedOptions } from './options.ts';
 import { inlineRefs } from './schema.ts';
-import { nestsTooDeep, openSchema } from './schema-depth.ts';
-import { type ArgumentCheck, argumentCheck } from './validate.ts';
 
 /**
  * What `_call` gives LangChain: the model's content (or an error ToolMessage) and the artifact.
@@ -56,7 +58,8 @@ export class McpStructuredTool extends StructuredTool<JSONSchema, unknown, unkno
   readonly server: string;
   readonly #client: ToolSource;
   readonly #options: ResolvedOptions;
-  readonly #check: ArgumentCheck;
+  /** The schema as inlined at construction: the fallback check, whatever `schema` becomes. */
+  readonly #inlined: JsonSchema;
   /** The tool's name on its own server (with several servers, `definition.name` is qualified). */
   readonly #serverTool: string;
 
@@ -89,8 +92,8 @@ export class McpStructuredTool extends StructuredTool<JSONSchema, unknown, unkno
     this.server = fields.server;
     this.#client = client;
     this.#options = fields.options;
+    this.#inlined = inlined;
     this.#serverTool = mcp.tool;
-    this.#check = argumentCheck(definition.inputSchema, inlined);
   }
 
   /**
@@ -106,7 +109,12 @@ export class McpStructuredTool extends StructuredTool<JSONSchema, unknown, unkno
     tags?: string[],
   ): Promise<ToolReturnType<TArg, TConfig, unknown>> {
     const args = isToolCall(arg) ? arg.args : arg;
-    const problems = this.#check(args);
+    // A schema ajv cannot compile (a remote `$ref`) is checked through its inlined form, the one
+    // the model sees; when neither compiles, the server judges.
+    const problems =
+      argumentProblems(this.definition.inputSchema, args) ??
+      argumentProblems(this.#inlined, args) ??
+      [];
     if (problems.length > 0) {
       const message =
         `Invalid arguments for tool "${this.#serverTool}" on server "${this.server}" ` +

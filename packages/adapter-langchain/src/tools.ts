@@ -3,12 +3,12 @@
  * the server says it changed, so calling this again is cheap and always up to date.
  */
 import {
+  providerToolNames,
   type RequestOptions,
   serverOfTool,
   type ToolSource,
   toolFingerprint,
 } from '@toolwire/client';
-import { assignNames } from './names.ts';
 import { type McpToolsOptions, resolveOptions, selectTools } from './options.ts';
 import { McpStructuredTool } from './tool.ts';
 
@@ -27,15 +27,17 @@ export async function mcpStructuredTools(
     options.signal ? { signal: options.signal, forModel: true } : { forModel: true },
   );
   const chosen = selectTools(listed, resolved);
-  const names = assignNames(
+  const { prefix } = resolved;
+  // The client's naming, as the AI SDK adapter's: one server's tools get the same names in both.
+  const names = providerToolNames(
     chosen.map((tool) => tool.name),
-    { prefix: resolved.prefix, safe: resolved.safeNames },
+    { prefix },
   );
   const several = 'originOf' in client;
   const tools = chosen.map((tool) => {
     const origin = serverOfTool(client, tool.name);
     return new McpStructuredTool(client, tool, {
-      name: names.get(tool.name)!,
+      name: resolved.safeNames ? names.modelName(tool.name)! : prefix + tool.name,
       server: several ? origin.server : (resolved.serverName ?? origin.server),
       tool: origin.tool,
       options: resolved,

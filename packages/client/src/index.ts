@@ -66,5 +66,11 @@ export { checkKeys } from './core/option-keys.ts';
 export { readAppResource, visibleToApp, visibleToModel } from './apps/apps.ts';
 export { ToolPins, toolFingerprint } from './adapters/pins.ts';
 
+// What both adapters share, so one server's tools look and check the same in each.
+export { providerToolNames } from './adapters/names.ts';
+export { argumentProblems } from './adapters/arguments.ts';
+export { getOwn, setOwn } from './adapters/own.ts';
+export { nestsTooDeep, openSchema } from './adapters/schema-depth.ts';
+
 // The types, each named in public-types.ts.
 export type * from './public-types.ts';

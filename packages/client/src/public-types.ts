@@ -124,7 +124,8 @@ export type {
 } from './auth/store.ts';
 export type { LoopbackAuthorization, LoopbackOptions } from './auth/loopback.ts';
 
-// Webtools, MCP Apps and tool-definition pinning.
+// Webtools, MCP Apps, tool-definition pinning and the adapters' tool names.
 export type { WebtoolAction, WebtoolMetadata, WebtoolsOptions } from './dialects/webtools/index.ts';
 export type { AppResource, ResourceReader } from './apps/apps.ts';
 export type { PinnedDefinition, ToolDrift, ToolPinsOptions } from './adapters/pins.ts';
+export type { ToolNameMap } from './adapters/names.ts';

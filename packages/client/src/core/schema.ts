@@ -21,8 +21,9 @@ export function schemaProblems(schema: JsonSchema, value: unknown): string[] {
 }
 
 // Servers' schemas carry keywords and formats ajv does not know; they describe, they do not
-// break. Remote $refs are never fetched: without `loadSchema`, ajv refuses them.
-const ajvOptions = { strict: false, validateFormats: false, allErrors: false } as const;
+// break. Remote $refs are never fetched: without `loadSchema`, ajv refuses them. All errors, so
+// whoever fixes a value (a model, for the adapters' argument checks) can fix them all at once.
+const ajvOptions = { strict: false, validateFormats: false, allErrors: true } as const;
 let draft2020: Ajv2020 | undefined;
 let draft07: Ajv | undefined;
 const compiled = new WeakMap<JsonSchema, ValidateFunction>();
@@ -49,7 +50,7 @@ function ajvFor(dialect: string): Ajv | Ajv2020 {
  * One validator per schema object, compiled once. Throws when ajv cannot use the schema (an
  * unknown `$ref`, a malformed keyword) or cannot be loaded; callers turn that into their error.
  */
-function compile(schema: JsonSchema): ValidateFunction {
+export function compile(schema: JsonSchema): ValidateFunction {
   const cached = compiled.get(schema);
   if (cached) return cached;
   const ajv = ajvFor(typeof schema['$schema'] === 'string' ? schema['$schema'] : '');

@@ -1,15 +1,12 @@
 /**
  * Tool names across several servers: `server__tool`, which keeps two servers' tools apart, goes
- * back to the server and its own name, and is a name every model provider accepts
- * (`^[a-zA-Z0-9_-]{1,64}$`). A name that does not fit is repaired deterministically (characters
- * replaced, cut, a short hash added), so a model that saw it in an earlier turn still means the
- * same tool; the table gives the way back.
+ * back to the server and its own name, and is made provider-safe by the adapters' one rule
+ * (adapters/names.ts), so a repaired name is the one either adapter would give it.
  */
+import { safeNames } from '../adapters/names.ts';
 
 /** Between the server's name and the tool's. Server names may not contain it. */
 export const SEPARATOR = '__';
-const SAFE_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
-const MAX_LENGTH = 64;
 /** Server names: safe characters, no `__`, no `_` at either end (it would blur the separator). */
 const SERVER_NAME = /^[a-zA-Z0-9-]+(?:_[a-zA-Z0-9-]+)*$/;
 
@@ -32,23 +29,11 @@ export class ServerToolNames {
   /** Names every tool of `listing` (server name → the server's tool names), in order. */
   static of(listing: ReadonlyArray<{ server: string; tools: readonly string[] }>): ServerToolNames {
     const names = new ServerToolNames();
-    const repaired: ToolOriginName[] = [];
-    // Names that need no repair first: a repaired one must never take a plain one's place.
-    for (const { server, tools } of listing) {
-      for (const tool of tools) {
-        const wanted = server + SEPARATOR + tool;
-        if (SAFE_NAME.test(wanted) && !names.#toOrigin.has(wanted))
-          names.#set(wanted, { server, tool });
-        else repaired.push({ server, tool });
-      }
-    }
-    for (const origin of repaired) {
-      if (names.name(origin.server, origin.tool) !== undefined) continue; // listed twice
-      names.#set(
-        repair(origin, (candidate) => names.#toOrigin.has(candidate)),
-        origin,
-      );
-    }
+    const origins = listing.flatMap(({ server, tools }) => tools.map((tool) => ({ server, tool })));
+    // A server name is safe and has no `__` of its own, so `server__tool` is one tool's alone.
+    const safe = safeNames(origins.map(({ server, tool }) => server + SEPARATOR + tool));
+    for (const origin of origins)
+      names.#set(safe.get(origin.server + SEPARATOR + origin.tool)!, origin);
     return names;
   }
 
@@ -78,28 +63,4 @@ export class ServerToolNames {
 
 function key(server: string, tool: string): string {
   return `${server}\u0000${tool}`;
-}
-
-function repair({ server, tool }: ToolOriginName, taken: (name: string) => boolean): string {
-  const wanted = server + SEPARATOR + tool;
-  const base = server + SEPARATOR + (tool.replace(/[^a-zA-Z0-9_-]/g, '_') || 'tool');
-  let candidate = base.length <= MAX_LENGTH ? base : withSuffix(base, hash(wanted));
-  for (let attempt = 1; taken(candidate); attempt++) {
-    candidate = withSuffix(base, hash(`${wanted}#${attempt}`));
-  }
-  return candidate;
-}
-
-function withSuffix(base: string, suffix: string): string {
-  return `${base.slice(0, MAX_LENGTH - suffix.length - 1)}_${suffix}`;
-}
-
-/** FNV-1a, 32 bits, in base 36: short, and the same on every run and platform. */
-function hash(text: string): string {
-  let value = 0x811c9dc5;
-  for (let index = 0; index < text.length; index++) {
-    value ^= text.charCodeAt(index);
-    value = Math.imul(value, 0x01000193) >>> 0;
-  }
-  return value.toString(36);
 }

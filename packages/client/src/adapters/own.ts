@@ -1,6 +1,7 @@
 /**
- * Records keyed by tool names, which the server chose: `__proto__` must be a property like any
- * other rather than the record's prototype, and `constructor` no name a record already has.
+ * Records keyed by tool names, which the server chose, for both adapters: `__proto__` must be a
+ * property like any other rather than the record's prototype, and `constructor` no name a record
+ * already has.
  */
 
 /** Sets `key` as an own, enumerable property, whatever its name. */
