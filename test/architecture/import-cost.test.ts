@@ -1,8 +1,9 @@
 /**
  * What importing `@toolwire/client` loads, in a fresh process, as a user's program does: the
  * public face and what a client needs before its first connection, and nothing of undici, the
- * dialects, the channels, OAuth or OpenTelemetry (the dialects' light vocabulary, their versions
- * and verdict types, loads with the options). Those load with the first connection, and a
+ * dialects, the channels, OAuth or OpenTelemetry (the dialects' light vocabulary loads with the
+ * options: their versions and verdict types, and the registry of their descriptors, which import
+ * nothing of a dialect until it is spoken to). Those load with the first connection, and a
  * dialect only for a server that speaks it. Counted by a module-loading hook, not timed.
  */
 import { execFile } from 'node:child_process';
@@ -32,7 +33,7 @@ test('importing the client loads no undici, no dialect, no channel, no OAuth, no
   const own = loaded.filter((url) => url.includes('/client/dist/'));
   expect(own.length).toBeGreaterThan(10);
   const deferred = loaded.filter((url) =>
-    /\/node_modules\/(undici|@opentelemetry|oauth4webapi|eventsource-parser)\/|\/client\/dist\/(dialects\/(?!mcp-lite\/grpc\/url|verdicts|versions)|wire\/channels\/|negotiate\/|client\/connection|auth\/(oauth|grants|registration|discovery)|wire\/transport\/(sse|stdio\/(?!environment)))/.test(
+    /\/node_modules\/(undici|@opentelemetry|oauth4webapi|eventsource-parser)\/|\/client\/dist\/(dialects\/(?!mcp-lite\/grpc\/url|verdicts|versions|registry|registered|descriptor|shared|[\w-]+\/descriptor\.)|wire\/channels\/|negotiate\/|client\/connection|auth\/(oauth|grants|registration|discovery)|wire\/transport\/(sse|stdio\/(?!environment)))/.test(
       url,
     ),
   );

@@ -35,13 +35,16 @@ test('at its base URL, MCP-lite is found after MCP probes, and its listing is th
   // The redeem system tool is recognised: the server can hand out promises.
   expect(tools.find((tool) => tool.name === 'redeem')?.category).toBe('system');
   expect(client.serverCapabilities).toEqual({ tools: {}, promises: { redeem: 'redeem' } });
-  expect(await verdicts.get(server.urls.mcpLite)).toEqual({ era: 'mcp-lite', version: '0.042' });
+  expect(await verdicts.get(server.urls.mcpLite)).toEqual({
+    dialect: 'mcp-lite',
+    version: '0.042',
+  });
 });
 
 test('a kept verdict goes straight to the listing', async () => {
   await using server = await startReferenceServer();
   const verdicts = memoryVerdictStore();
-  await verdicts.set(server.urls.mcpLite, { era: 'mcp-lite', version: '0.042' });
+  await verdicts.set(server.urls.mcpLite, { dialect: 'mcp-lite', version: '0.042' });
   await using client = createMcpClient(server.urls.mcpLite, { verdicts });
   await client.listTools();
   expect(client.dialect).toBe('mcp-lite');

@@ -32,17 +32,13 @@ test('an HTTP+SSE server is reached after initialize is refused, and works', asy
     { method: 'POST', path: '/sse' },
     { method: 'GET', path: '/sse' },
   ]);
-  expect(await verdicts.get(server.url)).toEqual({
-    era: 'legacy',
-    version: '2024-11-05',
-    transport: 'http+sse',
-  });
+  expect(await verdicts.get(server.url)).toEqual({ dialect: 'mcp-sse', version: '2024-11-05' });
 });
 
 test('a kept HTTP+SSE verdict goes straight to the stream', async () => {
   await using server = await startSdkSseServer();
   const verdicts = memoryVerdictStore();
-  await verdicts.set(server.url, { era: 'legacy', version: '2024-11-05', transport: 'http+sse' });
+  await verdicts.set(server.url, { dialect: 'mcp-sse', version: '2024-11-05' });
   await using client = createMcpClient(server.url, { verdicts });
   await client.listTools();
   expect(server.requests[0]).toEqual({ method: 'GET', path: '/sse' });

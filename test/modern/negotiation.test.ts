@@ -44,7 +44,10 @@ test('the official 1.x SDK server is legacy: 2025-11-25 after one failed probe',
   await using client = createMcpClient(server.url, { verdicts });
   await client.listTools();
   expect(client.protocolVersion).toBe('2025-11-25');
-  expect(await verdicts.get(server.url)).toEqual({ era: 'legacy', version: '2025-11-25' });
+  expect(await verdicts.get(server.url)).toEqual({
+    dialect: 'mcp-stateful',
+    version: '2025-11-25',
+  });
   const posts = server.requests.filter((r) => r.httpMethod === 'POST').map((r) => r.method);
   expect(posts.slice(0, 4)).toEqual([
     'server/discover',
@@ -85,7 +88,7 @@ test('a modern server whose discover answer is public and fresh is not probed by
   await using first = createMcpClient(server.urls.modern, { verdicts, listen: false });
   await first.connect();
   expect(await verdicts.get(server.urls.modern)).toMatchObject({
-    era: 'modern',
+    dialect: 'mcp-stateless',
     discovered: { cacheScope: 'public' },
   });
   const before = server.log.length;
@@ -140,15 +143,36 @@ test('a verdict store that fails costs a warning, never the call; memory stands 
 test('a kept verdict that fails is dropped and the server probed again', async () => {
   await using server = await startFaultServer(modernServer());
   const verdicts = memoryVerdictStore();
-  await verdicts.set(server.url, { era: 'legacy', version: '2025-11-25' });
+  await verdicts.set(server.url, { dialect: 'mcp-stateful', version: '2025-11-25' });
   await using client = createMcpClient(server.url, { verdicts, listen: false, ...fast });
   await client.connect();
   expect(client.dialect).toBe('mcp-stateless');
-  expect(await verdicts.get(server.url)).toEqual({ era: 'modern', version: '2026-07-28' });
+  expect(await verdicts.get(server.url)).toEqual({
+    dialect: 'mcp-stateless',
+    version: '2026-07-28',
+  });
   expect(server.calls.map((call) => call.body?.['method'])).toEqual([
     'initialize',
     'server/discover',
   ]);
+});
+
+test.each([
+  { era: 'legacy', version: '2025-11-25' },
+  { era: 'legacy', version: '2024-11-05', transport: 'http+sse' },
+  { era: 'webtools', version: '2.0.0' },
+])('a verdict an older client kept ($era) is dropped, and the server probed', async (old) => {
+  await using server = await startFaultServer(modernServer());
+  const verdicts = memoryVerdictStore();
+  await verdicts.set(server.url, old as never);
+  await using client = createMcpClient(server.url, { verdicts, listen: false, ...fast });
+  await client.connect();
+  expect(client.dialect).toBe('mcp-stateless');
+  expect(await verdicts.get(server.url)).toEqual({
+    dialect: 'mcp-stateless',
+    version: '2026-07-28',
+  });
+  expect(server.calls.map((call) => call.body?.['method'])).toEqual(['server/discover']);
 });
 
 test('version hints in the failed probe choose the revision offered to initialize', async () => {

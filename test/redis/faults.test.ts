@@ -106,9 +106,11 @@ test('once Redis answers again, the stores work again without a new connection',
   redis.pause();
   await expect(stores.verdicts.get(server.url)).rejects.toBeInstanceOf(StoreUnavailableError);
   redis.resume();
-  await answered(() => stores.verdicts.set(server.url, { era: 'legacy', version: '2025-11-25' }));
+  await answered(() =>
+    stores.verdicts.set(server.url, { dialect: 'mcp-stateful', version: '2025-11-25' }),
+  );
   expect(await answered(() => stores.verdicts.get(server.url))).toEqual({
-    era: 'legacy',
+    dialect: 'mcp-stateful',
     version: '2025-11-25',
   });
 });

@@ -140,8 +140,11 @@ describe('verdicts', () => {
       verdictTtlMs: 120_000,
     });
     const url = 'http://127.0.0.1:1/mcp?key=not-in-the-key-name';
-    await stores.verdicts.set(url, { era: 'legacy', version: '2025-11-25' });
-    expect(await stores.verdicts.get(url)).toEqual({ era: 'legacy', version: '2025-11-25' });
+    await stores.verdicts.set(url, { dialect: 'mcp-stateful', version: '2025-11-25' });
+    expect(await stores.verdicts.get(url)).toEqual({
+      dialect: 'mcp-stateful',
+      version: '2025-11-25',
+    });
     const [key] = await raw.keys('app6:*');
     expect(key).toMatch(/^app6:verdict:/);
     expect(key).not.toContain('not-in-the-key-name');
@@ -159,7 +162,7 @@ describe('options', () => {
 
   test('a client the application made is used as is, and left open by close()', async () => {
     const stores = createRedisStores({ client: raw, secrets, timeoutMs: 5_000, prefix: 'app7:' });
-    await stores.verdicts.set('http://x/mcp', { era: 'modern', version: '2026-07-28' });
+    await stores.verdicts.set('http://x/mcp', { dialect: 'mcp-stateless', version: '2026-07-28' });
     await stores.close();
     expect(raw.isReady).toBe(true);
     expect(await raw.keys('app7:*')).toHaveLength(1);

@@ -30,7 +30,10 @@ test('a webtool is found by its envelope answer to the first probe: two requests
     'POST /webtools/weather',
     'GET /webtools/weather/',
   ]);
-  expect(await verdicts.get(server.urls.webtools)).toEqual({ era: 'webtools', version: '2.0.0' });
+  expect(await verdicts.get(server.urls.webtools)).toEqual({
+    dialect: 'webtools',
+    version: '2.0.0',
+  });
   // Each action is a tool: its own description, requestSchema in, responseSchema out, no config.
   expect(tools.map((tool) => tool.name)).toEqual(['get_current', 'get_forecast']);
   expect(tools[1]).toEqual({
@@ -45,7 +48,7 @@ test('a webtool is found by its envelope answer to the first probe: two requests
 test('a kept verdict and a forced dialect each cost one GET', async () => {
   await using server = await startReferenceServer();
   const verdicts = memoryVerdictStore();
-  await verdicts.set(server.urls.webtools, { era: 'webtools', version: '2.0.0' });
+  await verdicts.set(server.urls.webtools, { dialect: 'webtools', version: '2.0.0' });
   {
     await using client = createMcpClient(server.urls.webtools, { verdicts, webtools: { config } });
     await client.listTools();

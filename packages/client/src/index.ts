@@ -8,7 +8,8 @@
 export { createMcpClient, McpClient } from './client/client.ts';
 export { createMcpClients, McpClients } from './multi/clients.ts';
 export { serverInstructions, serverOfTool } from './multi/source.ts';
-export { DIALECTS, LEGACY_VERSIONS, MODERN_VERSIONS } from './dialects/versions.ts';
+export { DIALECTS } from './dialects/registered.ts';
+export { LEGACY_VERSIONS, MODERN_VERSIONS } from './dialects/versions.ts';
 
 // Errors: one tree, each with a code and a family.
 export {

@@ -29,7 +29,8 @@ export type {
   StdioServer,
   UrlServer,
 } from './multi/targets.ts';
-export type { DialectChoice, ProtocolChoice } from './dialects/versions.ts';
+export type { DialectChoice } from './dialects/registered.ts';
+export type { ProtocolChoice } from './dialects/versions.ts';
 
 // What servers send and calls report.
 export type {

@@ -1,7 +1,7 @@
 /**
  * Negotiation verdicts in Redis: what a URL speaks, found by one worker's probe, read by every
- * other worker, which then sends no probe of its own. A verdict holds nothing secret (the era, the
- * revision, a public discover answer), so it is stored as JSON, for `verdictTtlMs`.
+ * other worker, which then sends no probe of its own. A verdict holds nothing secret (the dialect,
+ * the revision, a public discover answer), so it is stored as JSON, for `verdictTtlMs`.
  */
 import type { Verdict, VerdictStore } from '@toolwire/client';
 import type { Connection } from './connection.ts';

@@ -171,7 +171,7 @@ describe('resolveOptions', () => {
     );
     expect(() => resolveOptions('grpc:///no-host')).toThrow(/with a host/);
     expect(() => resolveOptions('grpc://127.0.0.1:1', { dialect: 'webtools' })).toThrow(
-      /a grpc URL speaks MCP-lite, not `dialect: 'webtools'`/,
+      /a grpc URL speaks mcp-lite, not `dialect: 'webtools'`/,
     );
     expect(() => resolveOptions('grpc://127.0.0.1:1', { protocolVersion: 'modern' })).toThrow(
       TypeError,

@@ -18,15 +18,17 @@ import { type HandleStore, memoryHandleStore } from '../call/handles.ts';
 import { isObject, type JsonObject } from '../core/jsonrpc.ts';
 import { checkKeys, type OptionKeys, type OptionShape } from '../core/option-keys.ts';
 import type { RetryPolicy } from '../core/types.ts';
-import { isGrpcUrl } from '../dialects/mcp-lite/grpc/url.ts';
-import { memoryVerdictStore, type VerdictStore } from '../dialects/verdicts.ts';
 import {
+  channelOf,
+  DIALECT_DESCRIPTORS,
   DIALECTS,
   type DialectChoice,
-  LEGACY_VERSIONS,
-  MODERN_VERSIONS,
-  type ProtocolChoice,
-} from '../dialects/versions.ts';
+  descriptorNamed,
+  dialectsFor,
+} from '../dialects/registered.ts';
+import type { ChannelKind } from '../dialects/shared.ts';
+import { memoryVerdictStore, type VerdictStore } from '../dialects/verdicts.ts';
+import { LEGACY_VERSIONS, MODERN_VERSIONS, type ProtocolChoice } from '../dialects/versions.ts';
 import type { WebtoolsOptions } from '../dialects/webtools/index.ts';
 import type {
   ElicitationHandler,
@@ -508,22 +510,8 @@ export function resolveOptions(server: ClientTarget, options: ClientOptions = {}
       `expected \`protocolVersion\` to be one of ${choices.join(', ')}, got "${resolved.protocolVersion}"`,
     );
   }
-  checkDialect(resolved);
-  if (stdio) checkStdioChoices(resolved);
+  checkDialect(resolved, stdio ? 'stdio' : channelOf(resolved.url));
   return resolved;
-}
-
-/** stdio carries MCP alone: the other dialects, and the HTTP+SSE transport, are HTTP's. */
-function checkStdioChoices(resolved: ResolvedOptions): void {
-  const allowed: readonly DialectChoice[] = ['auto', 'mcp', 'mcp-stateless', 'mcp-stateful'];
-  if (!allowed.includes(resolved.dialect)) {
-    throw new TypeError(
-      `\`dialect: '${resolved.dialect}'\` is an HTTP dialect; a local (stdio) server speaks ${allowed.join(', ')}`,
-    );
-  }
-  if (Object.keys(resolved.webtools).length > 0) {
-    throw new TypeError('`webtools` applies to HTTP servers; a local (stdio) server takes none');
-  }
 }
 
 function checkHandlers(handlers: Handlers): void {
@@ -591,74 +579,38 @@ function checkTracing(tracing: TracingOption): void {
   }
 }
 
-/** The dialect is one we speak, and does not contradict the protocol choice. */
-function checkDialect(resolved: ResolvedOptions): void {
+/**
+ * The dialect is one we speak, runs where the server is, and does not contradict the protocol
+ * choice; each dialect checks its own options.
+ */
+function checkDialect(resolved: ResolvedOptions, on: ChannelKind): void {
   const { dialect, protocolVersion: version } = resolved;
   if (!(DIALECTS as readonly string[]).includes(dialect)) {
     throw new TypeError(
       `expected \`dialect\` to be one of ${DIALECTS.join(', ')}, got "${dialect}"`,
     );
   }
-  const era = (MODERN_VERSIONS as readonly string[]).includes(version)
-    ? 'modern'
-    : (LEGACY_VERSIONS as readonly string[]).includes(version)
-      ? 'legacy'
-      : version;
-  const allowed: Partial<Record<DialectChoice, readonly string[]>> = {
-    'mcp-stateless': ['auto', 'modern'],
-    'mcp-stateful': ['auto', 'legacy'],
-    'mcp-sse': ['auto'],
-    'mcp-lite': ['auto'],
-    webtools: ['auto'],
-  };
-  const eras = allowed[dialect];
-  if (eras && !eras.includes(era)) {
+  const candidates = dialectsFor(dialect, on);
+  if (candidates.length === 0) {
+    const here = dialectsFor('auto', on).map(({ name }) => name);
+    throw new TypeError(`${WHERE[on]} speaks ${here.join(', ')}, not \`dialect: '${dialect}'\``);
+  }
+  if (!candidates.some((descriptor) => descriptor.protocols.includes(version))) {
     throw new TypeError(
-      `\`dialect: '${dialect}'\` cannot be combined with \`protocolVersion: '${version}'\``,
+      descriptorNamed(dialect)
+        ? `\`dialect: '${dialect}'\` cannot be combined with \`protocolVersion: '${version}'\``
+        : `${WHERE[on]} speaks ${candidates.map(({ name }) => name).join(', ')}, not \`protocolVersion: '${version}'\``,
     );
   }
-  // A grpc URL speaks MCP-lite's gRPC binding and nothing else.
-  if (isGrpcUrl(resolved.url)) {
-    if (dialect !== 'auto' && dialect !== 'mcp-lite') {
-      throw new TypeError(`a grpc URL speaks MCP-lite, not \`dialect: '${dialect}'\``);
-    }
-    if (version !== 'auto') {
-      throw new TypeError(`a grpc URL speaks MCP-lite, not \`protocolVersion: '${version}'\``);
-    }
-    // OAuth discovers its servers from the resource's HTTP URLs; a gRPC resource has none.
-    const { auth } = resolved;
-    if (typeof auth === 'object' && typeof (auth as { headers?: unknown }).headers !== 'function') {
-      throw new TypeError(
-        'a grpc URL takes `auth` as a token, a token function or a provider, not OAuth options',
-      );
-    }
-  }
-  const { onChange, version: pinned, sessionId, metadata, config } = resolved.webtools;
-  if (onChange !== undefined && onChange !== 'refuse' && onChange !== 'report') {
-    throw new TypeError(
-      `expected \`webtools.onChange\` to be 'refuse' or 'report', got "${String(onChange)}"`,
-    );
-  }
-  for (const [name, value] of [
-    ['webtools.version', pinned],
-    ['webtools.sessionId', sessionId],
-  ] as const) {
-    if (value !== undefined && (typeof value !== 'string' || value === '')) {
-      throw new TypeError(`expected \`${name}\` to be a non-empty string, got ${String(value)}`);
-    }
-  }
-  if (metadata !== undefined && !Array.isArray((metadata as { actions?: unknown }).actions)) {
-    throw new TypeError(
-      'expected `webtools.metadata` to be webtool metadata, with an `actions` array',
-    );
-  }
-  if (
-    config !== undefined &&
-    (typeof config !== 'object' || config === null || Array.isArray(config))
-  ) {
-    throw new TypeError('expected `webtools.config` to be an object');
-  }
+  for (const descriptor of DIALECT_DESCRIPTORS) descriptor.checkOptions?.(resolved, on);
 }
+
+/** Where a server is, as the options' errors say it. */
+const WHERE: Record<ChannelKind, string> = {
+  http: 'an HTTP URL',
+  grpc: 'a grpc URL',
+  stdio: 'a local (stdio) server',
+};
 
 export function parseUrl(url: string | URL): URL {
   let parsed: URL;
@@ -668,7 +620,7 @@ export function parseUrl(url: string | URL): URL {
     throw new TypeError(`expected an absolute http(s) or grpc(s) URL, got "${String(url)}"`);
   }
   const web = parsed.protocol === 'http:' || parsed.protocol === 'https:';
-  if (!web && !isGrpcUrl(parsed)) {
+  if (!web && channelOf(parsed) !== 'grpc') {
     throw new TypeError(`expected an http:, https:, grpc: or grpcs: URL, got "${parsed.protocol}"`);
   }
   if (!web && parsed.hostname === '') {

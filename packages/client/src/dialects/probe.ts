@@ -11,40 +11,28 @@ import {
   TimeoutError,
 } from '../core/errors.ts';
 import { step } from '../telemetry/span.ts';
-import type { Channel, ChannelEvents } from '../wire/channels/channel.ts';
+import type { ChannelEvents } from '../wire/channels/channel.ts';
 import type { Dialect } from './dialect.ts';
-import type { McpLiteConfig } from './mcp-lite/binding.ts';
-import type { SseConfig } from './mcp-sse/index.ts';
-import type { StatelessConfig } from './mcp-stateless/index.ts';
+import type { Shared } from './shared.ts';
 import type { Verdict, VerdictStore } from './verdicts.ts';
-import type { DialectChoice, ProtocolChoice } from './versions.ts';
-import type { WebtoolsConfig } from './webtools/index.ts';
+import type { ProtocolChoice } from './versions.ts';
 
-/** What negotiation needs: the choices, the channel, and each dialect's configuration. */
-export interface NegotiationConfig {
+/**
+ * What negotiation needs: the choices, where verdicts are kept, and what the client shares with
+ * the dialects (each builds its own configuration from it, see `DialectDescriptor.configure`).
+ */
+export interface NegotiationConfig extends Shared {
   choice: ProtocolChoice;
-  /** Which dialect to speak; the MCP ones still follow `choice`. @default 'auto' */
-  dialect: DialectChoice;
+  /** Which dialect to speak (a `DialectChoice`); the MCP ones still follow `choice`. */
+  dialect: string;
   verdicts: VerdictStore;
   /** Where this server's verdict is kept: its URL, or a digest of its command line. */
   key: string;
-  /** The channel the MCP dialects speak on, and how errors name the server. */
-  channel: Channel;
-  /** The probes to run, in order, for this channel. */
-  probes: readonly Probe[];
-  /** The modern era on this channel. */
-  stateless: StatelessConfig;
-  /** Opens the legacy era on this channel, offering `version` in `initialize`. */
-  legacy(version: string, events: ChannelEvents, deadline: Deadline): Promise<Dialect>;
   /**
    * How long a server may stay silent on the modern probe before it is taken for a legacy one
    * (stdio, where silence is an answer). Over HTTP only the call's deadline bounds it.
    */
   silenceMs?: number | undefined;
-  /** The HTTP+SSE transport's configuration (HTTP only). */
-  sse?: SseConfig | undefined;
-  lite?: McpLiteConfig | undefined;
-  webtools?: WebtoolsConfig | undefined;
 }
 
 /** What earlier probes learned, for the later ones. */
@@ -79,9 +67,10 @@ export interface ProbeContext {
 /**
  * Tries the server: its dialect when the server answers in that dialect's way, undefined when it
  * does not (or the probe does not apply). Throws only what ends negotiation: the caller stopped,
- * time ran out, or the server answered in a way that rules out every other dialect.
+ * time ran out, or the server answered in a way that rules out every other dialect. `config` is
+ * the probing dialect's own configuration.
  */
-export type Probe = (context: ProbeContext) => Promise<Dialect | undefined>;
+export type Probe<Config> = (context: ProbeContext, config: Config) => Promise<Dialect | undefined>;
 
 /**
  * Failures that say nothing about the server's dialect: the caller stopped, time ran out, or

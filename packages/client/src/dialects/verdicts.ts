@@ -5,13 +5,16 @@ import type { JsonObject } from '../core/jsonrpc.ts';
  * the probes. Keyed by endpoint URL, or for a local server by a digest of its command line.
  */
 
-/** What a probe learned about a server: its era and the revision agreed. */
+/**
+ * What a probe learned about a server: the dialect it speaks and the revision agreed. A verdict
+ * that names no dialect the client has (one kept by an older client, `{ era, transport }`) is
+ * dropped and the server probed again.
+ */
 export interface Verdict {
-  /** MCP's era, or one of the other dialects (whose `version` is the dialect's or the webtool's). */
-  era: 'modern' | 'legacy' | 'mcp-lite' | 'webtools';
+  /** The dialect's name, as `client.dialect` reports it. */
+  dialect: string;
+  /** The MCP revision agreed, or the dialect's own (MCP-lite's) or the webtool's version. */
   version: string;
-  /** Set when the server speaks the deprecated HTTP+SSE transport (2024-11-05) instead. */
-  transport?: 'http+sse';
   /**
    * A modern server's `server/discover` answer, kept while the server allows (`ttlMs`, public
    * `cacheScope`): until `freshUntil` (ISO 8601) the next client for the URL sends no probe.

@@ -1,4 +1,4 @@
-/** What the client speaks: the revisions of each era, and the choices the options offer. */
+/** The revisions of each era of MCP, and the `protocolVersion` choices the options offer. */
 
 /** The revisions of each era the client speaks, newest first. */
 export const MODERN_VERSIONS = ['2026-07-28'] as const;
@@ -11,18 +11,3 @@ export type ProtocolChoice =
   | 'legacy'
   | (typeof MODERN_VERSIONS)[number]
   | (typeof LEGACY_VERSIONS)[number];
-
-/**
- * Which dialect to speak. `'auto'` finds out; `'mcp'` tries only MCP's; a dialect's name (what
- * `client.dialect` reports) speaks that one without probing for the others.
- */
-export const DIALECTS = [
-  'auto',
-  'mcp',
-  'mcp-stateless',
-  'mcp-stateful',
-  'mcp-sse',
-  'mcp-lite',
-  'webtools',
-] as const;
-export type DialectChoice = (typeof DIALECTS)[number];

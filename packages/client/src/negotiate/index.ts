@@ -9,73 +9,61 @@
  * era and never makes the client step down. The verdict is kept per server, so the next client
  * for the same server skips the probe; a kept verdict that fails is dropped and re-probed.
  *
- * Each dialect owns its probe (`dialects/<name>/probe.ts`); the lists below say which probes a
- * channel runs, and in which order. A new dialect or channel is a folder and a line here.
+ * Which dialects there are, where each runs, its probes and their order come from the registry
+ * (`dialects/registry.ts`): nothing here names a dialect.
  */
 import type { Deadline } from '../core/deadline.ts';
 import { UnsupportedServerError } from '../core/errors.ts';
+import type { DialectDescriptor } from '../dialects/descriptor.ts';
 import type { Dialect } from '../dialects/dialect.ts';
-import { isGrpcUrl } from '../dialects/mcp-lite/grpc/url.ts';
-import { hintedLiteProbe, liteProbe, resumeLite } from '../dialects/mcp-lite/probe.ts';
-import { httpSseProbe, resumeSse } from '../dialects/mcp-sse/probe.ts';
-import { initializeProbe } from '../dialects/mcp-stateful/probe.ts';
-import { discoverProbe } from '../dialects/mcp-stateless/probe.ts';
-import {
-  isFinal,
-  type NegotiationConfig,
-  type Probe,
-  type ProbeContext,
-} from '../dialects/probe.ts';
-import type { Verdict } from '../dialects/verdicts.ts';
-import { LEGACY_VERSIONS, MODERN_VERSIONS, type ProtocolChoice } from '../dialects/versions.ts';
-import { resumeWebtools, webtoolsProbe } from '../dialects/webtools/probe.ts';
+import { isFinal, type NegotiationConfig, type ProbeContext } from '../dialects/probe.ts';
+import { dialectsFor } from '../dialects/registered.ts';
 import type { ChannelEvents } from '../wire/channels/channel.ts';
 
 export type { NegotiationConfig, Probe } from '../dialects/probe.ts';
 export { memoryVerdictStore, type Verdict, type VerdictStore } from '../dialects/verdicts.ts';
 export * from '../dialects/versions.ts';
 
-/** Streamable HTTP: MCP-lite first when the URL names it, then MCP, then the other dialects. */
-export const HTTP_PROBES: readonly Probe[] = [
-  hintedLiteProbe,
-  discoverProbe,
-  initializeProbe,
-  httpSseProbe,
-  webtoolsProbe,
-  liteProbe,
-];
-
-/** stdio: the binding's own order, `server/discover`, then `initialize` on anything else. */
-export const STDIO_PROBES: readonly Probe[] = [discoverProbe, initializeProbe];
-
 export async function negotiate(
   config: NegotiationConfig,
   events: ChannelEvents,
   deadline: Deadline,
 ): Promise<Dialect> {
-  // A grpc URL names MCP-lite's gRPC binding: nothing to probe.
-  if (config.lite && isGrpcUrl(config.key)) {
-    const { McpLiteDialect } = await import('../dialects/mcp-lite/index.ts');
-    return McpLiteDialect.overGrpc(config.lite, events, deadline);
+  // What the options allow on this channel: the dialect they name, and the protocol they choose.
+  const allowed = dialectsFor(config.dialect, config.on).filter((descriptor) =>
+    descriptor.protocols.includes(config.choice),
+  );
+  const configs = new Map<DialectDescriptor, Promise<unknown>>();
+  const configOf = (descriptor: DialectDescriptor) => {
+    let made = configs.get(descriptor);
+    if (!made) {
+      made = Promise.resolve(descriptor.configure(config));
+      configs.set(descriptor, made);
+    }
+    return made;
+  };
+  // The options leave one dialect: spoken to with no probe, and no verdict kept (the next
+  // client is told the same), unless it needs a probe to know the revision.
+  const only = allowed.length === 1 ? allowed[0]! : undefined;
+  if (only?.resume) {
+    const context = probeContext(config, events, deadline, async () => {});
+    const dialect = await only.resume(context, await configOf(only));
+    if (dialect) return dialect;
   }
-  const forced = await forcedDialect(config, events, deadline);
-  if (forced) return forced;
-  const choice = eraOf(config);
-  if (isModern(choice)) {
-    const { StatelessDialect } = await import('../dialects/mcp-stateless/index.ts');
-    return new StatelessDialect(config.stateless, config.channel, events, choice, undefined);
-  }
-  if (isLegacy(choice)) return config.legacy(choice, events, deadline);
-  if (choice === 'legacy') return config.legacy(LEGACY_VERSIONS[0], events, deadline);
   const context = probeContext(config, events, deadline, async (verdict) => {
     await config.verdicts.set(config.key, verdict);
   });
-  if (choice === 'auto') {
-    const reused = await reuseVerdict(context);
-    if (reused) return reused;
-  }
-  for (const probe of config.probes) {
-    const dialect = await probe(context);
+  const reused = await reuseVerdict(context, allowed, configOf);
+  if (reused) return reused;
+  const probes = allowed
+    .flatMap((descriptor) =>
+      descriptor.probes
+        .filter((probe) => probe.on === config.on)
+        .map((probe) => ({ ...probe, descriptor })),
+    )
+    .sort((a, b) => a.rank - b.rank);
+  for (const probe of probes) {
+    const dialect = await probe.run(context, await configOf(probe.descriptor));
     if (dialect) return dialect;
   }
   const url = config.channel.label;
@@ -114,78 +102,30 @@ function probeContext(
   return { config, events, deadline, misses: [], learned, remember };
 }
 
-/** A dialect the options name outright: no probing for the others. */
-async function forcedDialect(
-  config: NegotiationConfig,
-  events: ChannelEvents,
-  deadline: Deadline,
+/**
+ * A verdict kept for this server: used when it still works, dropped when it does not or when it
+ * names no dialect of this channel (an older client's `{ era, transport }`, say). One for a
+ * dialect the options leave out is kept for the clients it suits.
+ */
+async function reuseVerdict(
+  context: ProbeContext,
+  allowed: readonly DialectDescriptor[],
+  configOf: (descriptor: DialectDescriptor) => Promise<unknown>,
 ): Promise<Dialect | undefined> {
-  // A dialect named by the options is not a verdict: the next client is told the same.
-  const context = probeContext(config, events, deadline, async () => {});
-  switch (config.dialect) {
-    case 'mcp-sse':
-      return resumeSse(context);
-    case 'webtools':
-      return resumeWebtools(context);
-    case 'mcp-lite':
-      return resumeLite(context);
-    default:
-      return undefined;
-  }
-}
-
-/** The era a forced MCP dialect implies, when the protocol choice leaves it open. */
-function eraOf(config: NegotiationConfig): ProtocolChoice {
-  if (config.choice !== 'auto') return config.choice;
-  if (config.dialect === 'mcp-stateless') return 'modern';
-  if (config.dialect === 'mcp-stateful') return 'legacy';
-  return 'auto';
-}
-
-/** A verdict kept for this server: used when it still works, dropped when it does not. */
-async function reuseVerdict(context: ProbeContext): Promise<Dialect | undefined> {
   const { config } = context;
   const kept = await config.verdicts.get(config.key);
-  if (kept?.era === 'modern') return keptModern(context, kept);
-  if (kept === undefined) return undefined;
-  if (config.dialect !== 'auto' && kept.era !== 'legacy') return undefined;
+  if (!kept) return undefined;
+  const known = dialectsFor('auto', config.on).find(({ name }) => name === kept.dialect);
+  if (!known) {
+    await config.verdicts.delete(config.key);
+    return undefined;
+  }
+  if (!allowed.includes(known) || !known.resume) return undefined;
   try {
-    return await resume(context, kept);
+    return await known.resume(context, await configOf(known), kept);
   } catch (error) {
     if (isFinal(error)) throw error;
     await config.verdicts.delete(config.key);
     return undefined;
   }
-}
-
-/** A modern server described by a discover answer still fresh: spoken to without a probe. */
-async function keptModern(context: ProbeContext, kept: Verdict): Promise<Dialect | undefined> {
-  const { config, events } = context;
-  const fresh = kept.freshUntil !== undefined && Date.parse(kept.freshUntil) > Date.now();
-  if (!fresh || !kept.discovered || !(MODERN_VERSIONS as readonly string[]).includes(kept.version))
-    return undefined;
-  const { StatelessDialect } = await import('../dialects/mcp-stateless/index.ts');
-  return new StatelessDialect(
-    config.stateless,
-    config.channel,
-    events,
-    kept.version,
-    kept.discovered,
-  );
-}
-
-/** Connects the way a kept verdict says, with no probe. */
-function resume(context: ProbeContext, kept: Verdict): Promise<Dialect> {
-  if (kept.era === 'mcp-lite') return resumeLite(context);
-  if (kept.era === 'webtools') return resumeWebtools(context);
-  if (kept.transport === 'http+sse') return resumeSse(context, kept);
-  return context.config.legacy(kept.version, context.events, context.deadline);
-}
-
-function isModern(choice: ProtocolChoice): choice is (typeof MODERN_VERSIONS)[number] {
-  return (MODERN_VERSIONS as readonly string[]).includes(choice);
-}
-
-function isLegacy(choice: ProtocolChoice): choice is (typeof LEGACY_VERSIONS)[number] {
-  return (LEGACY_VERSIONS as readonly string[]).includes(choice);
 }

@@ -5,13 +5,13 @@
 import { ContentTypeError } from '../../core/errors.ts';
 import type { Dialect } from '../dialect.ts';
 import { isFinal, type Probe, type ProbeContext, probeStep } from '../probe.ts';
-import type { Verdict } from '../verdicts.ts';
+import type { SseConfig } from './index.ts';
 
-export const httpSseProbe: Probe = async (context) => {
-  const { config, learned, misses } = context;
-  if (!learned.sseFallback || !config.sse) return undefined;
+export const httpSseProbe: Probe<SseConfig> = async (context, config) => {
+  const { learned, misses } = context;
+  if (!learned.sseFallback) return undefined;
   try {
-    return await resumeSse(context);
+    return await resumeSse(context, config);
   } catch (fallback) {
     if (isFinal(fallback)) throw fallback;
     // What the user sees is the original failure; the fallback's is listed beside it.
@@ -24,16 +24,12 @@ export const httpSseProbe: Probe = async (context) => {
 };
 
 /** Connects over HTTP+SSE, and keeps the verdict. */
-export async function resumeSse(context: ProbeContext, _kept?: Verdict): Promise<Dialect> {
+export async function resumeSse(context: ProbeContext, config: SseConfig): Promise<Dialect> {
   // The transport loads only for a server that needs it.
   const { connectSse } = await import('./index.ts');
   const dialect = await probeStep(context.deadline, 'HTTP+SSE', () =>
-    connectSse(context.config.sse!, context.events, context.deadline),
+    connectSse(config, context.events, context.deadline),
   );
-  await context.remember({
-    era: 'legacy',
-    version: dialect.server.protocolVersion,
-    transport: 'http+sse',
-  });
+  await context.remember({ dialect: 'mcp-sse', version: dialect.server.protocolVersion });
   return dialect;
 }

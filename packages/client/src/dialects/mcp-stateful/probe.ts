@@ -10,13 +10,16 @@ import {
   MalformedMessageError,
 } from '../../core/errors.ts';
 import { modernRpcCode } from '../../core/wire-codes.ts';
-import { isFinal, type Probe, probeStep } from '../probe.ts';
+import type { Dialect } from '../dialect.ts';
+import { isFinal, type Probe, type ProbeContext, probeStep } from '../probe.ts';
+import type { Verdict } from '../verdicts.ts';
 import { LEGACY_VERSIONS } from '../versions.ts';
+import type { OpenLegacy } from './descriptor.ts';
 
 const FALL_BACK_TO_SSE = new Set([400, 404, 405]);
 
-export const initializeProbe: Probe = async (context) => {
-  const { config, learned, misses } = context;
+export const initializeProbe: Probe<OpenLegacy> = async (context, open) => {
+  const { learned, misses } = context;
   // The modern probe was answered by a Webtools envelope: not MCP at all.
   if (learned.envelope) return undefined;
   const offered =
@@ -25,9 +28,12 @@ export const initializeProbe: Probe = async (context) => {
     LEGACY_VERSIONS[0];
   try {
     const dialect = await probeStep(context.deadline, 'initialize', () =>
-      config.legacy(offered, context.events, context.deadline),
+      open(offered, context.events, context.deadline),
     );
-    await context.remember({ era: 'legacy', version: dialect.server.protocolVersion || offered });
+    await context.remember({
+      dialect: 'mcp-stateful',
+      version: dialect.server.protocolVersion || offered,
+    });
     return dialect;
   } catch (error) {
     // A server that listed this revision as its own has no other transport to fall back to.
@@ -52,3 +58,18 @@ export const initializeProbe: Probe = async (context) => {
     return undefined;
   }
 };
+
+/**
+ * The legacy era with no probe: at the revision a kept verdict names, else the one the options
+ * pin, else the newest.
+ */
+export function resumeStateful(
+  context: ProbeContext,
+  open: OpenLegacy,
+  kept: Verdict | undefined,
+): Promise<Dialect> {
+  const { choice } = context.config;
+  const pinned = (LEGACY_VERSIONS as readonly string[]).includes(choice) ? choice : undefined;
+  const version = kept?.version ?? pinned ?? LEGACY_VERSIONS[0];
+  return open(version, context.events, context.deadline);
+}

@@ -23,6 +23,7 @@ import { datesIn, type Probe, type ProbeContext } from '../probe.ts';
 import type { Verdict } from '../verdicts.ts';
 import { LEGACY_VERSIONS, MODERN_VERSIONS } from '../versions.ts';
 import { isEnvelope } from '../webtools/envelope.ts';
+import type { StatelessConfig } from './index.ts';
 import { META } from './meta.ts';
 
 /** Statuses a legacy server gives a request it does not understand. */
@@ -37,9 +38,9 @@ type DiscoverResult =
   /** The answer was a Webtools envelope (a POST without an action). */
   | { kind: 'webtools'; summary: string };
 
-export const discoverProbe: Probe = async (context) => {
+export const discoverProbe: Probe<StatelessConfig> = async (context, stateless) => {
   const { config, learned, misses } = context;
-  const answer = await discover(context, MODERN_VERSIONS[0]);
+  const answer = await discover(context, stateless, MODERN_VERSIONS[0]);
   switch (answer.kind) {
     case 'webtools':
       if (config.dialect === 'auto') {
@@ -49,10 +50,11 @@ export const discoverProbe: Probe = async (context) => {
       misses.push(`server/discover: ${answer.summary}`);
       return undefined;
     case 'discovered':
-      return choose(context, listOf(answer.result['supportedVersions']), answer.result);
+      return choose(context, stateless, listOf(answer.result['supportedVersions']), answer.result);
     case 'unsupported-version':
       return choose(
         context,
+        stateless,
         listOf(isObject(answer.data) ? answer.data['supported'] : undefined),
         undefined,
       );
@@ -79,6 +81,7 @@ export const discoverProbe: Probe = async (context) => {
  */
 async function choose(
   context: ProbeContext,
+  stateless: StatelessConfig,
   supported: string[],
   discovered: JsonObject | undefined,
 ): Promise<Dialect | undefined> {
@@ -86,12 +89,12 @@ async function choose(
   const modern = MODERN_VERSIONS.find((version) => supported.includes(version));
   if (modern) {
     // A version error describes nothing: ask again in the revision it allows.
-    const again = discovered ? undefined : await discover(context, modern);
+    const again = discovered ? undefined : await discover(context, stateless, modern);
     const description = discovered ?? (again?.kind === 'discovered' ? again.result : undefined);
     await context.remember(modernVerdict(modern, description));
     // The dialect loads once the server is known to speak it.
     const { StatelessDialect } = await import('./index.ts');
-    return new StatelessDialect(config.stateless, config.channel, events, modern, description);
+    return new StatelessDialect(stateless, config.channel, events, modern, description);
   }
   const older = LEGACY_VERSIONS.find((version) => supported.includes(version));
   if (older && config.choice === 'auto') {
@@ -105,29 +108,59 @@ async function choose(
   );
 }
 
+/**
+ * A modern server spoken to without a probe: one whose kept `server/discover` answer is still
+ * fresh, or (with no verdict) a modern revision the options pin. Else undefined: probe.
+ */
+export async function resumeStateless(
+  context: ProbeContext,
+  stateless: StatelessConfig,
+  kept: Verdict | undefined,
+): Promise<Dialect | undefined> {
+  const { config, events } = context;
+  const modern = (version: string) => (MODERN_VERSIONS as readonly string[]).includes(version);
+  if (!kept) {
+    if (!modern(config.choice)) return undefined;
+    const { StatelessDialect } = await import('./index.ts');
+    return new StatelessDialect(stateless, config.channel, events, config.choice, undefined);
+  }
+  const fresh = kept.freshUntil !== undefined && Date.parse(kept.freshUntil) > Date.now();
+  if (!fresh || !kept.discovered || !modern(kept.version)) return undefined;
+  const { StatelessDialect } = await import('./index.ts');
+  return new StatelessDialect(stateless, config.channel, events, kept.version, kept.discovered);
+}
+
 /** The verdict for a modern server: its discover answer kept as long as the server allows. */
 function modernVerdict(version: string, discovered: JsonObject | undefined): Verdict {
   const ttlMs = discovered?.['ttlMs'];
   if (discovered?.['cacheScope'] !== 'public' || typeof ttlMs !== 'number' || !(ttlMs > 0)) {
-    return { era: 'modern', version };
+    return { dialect: 'mcp-stateless', version };
   }
   const freshUntil = new Date(Date.now() + ttlMs).toISOString();
-  return { era: 'modern', version, discovered, freshUntil };
+  return { dialect: 'mcp-stateless', version, discovered, freshUntil };
 }
 
 /** Sends `server/discover` and classifies the answer, as a `probe` span of the connect. */
-function discover(context: ProbeContext, version: string): Promise<DiscoverResult> {
+function discover(
+  context: ProbeContext,
+  stateless: StatelessConfig,
+  version: string,
+): Promise<DiscoverResult> {
   return step(context.deadline, 'probe server/discover', {}, async (span) => {
-    const answer = await discoverOnce(context, version);
+    const answer = await discoverOnce(context, stateless, version);
     span.set({ 'toolwire.probe.found': answer.kind });
     return answer;
   });
 }
 
 /** Sends `server/discover` and classifies the answer. Throws only what says nothing about the era. */
-async function discoverOnce(context: ProbeContext, version: string): Promise<DiscoverResult> {
+async function discoverOnce(
+  context: ProbeContext,
+  stateless: StatelessConfig,
+  version: string,
+): Promise<DiscoverResult> {
   const { config } = context;
-  const { stateless, silenceMs } = config;
+  const { silenceMs } = config;
   const message = request(`discover-${version}`, 'server/discover', {
     _meta: {
       [META.version]: version,

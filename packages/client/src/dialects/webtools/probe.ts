@@ -5,12 +5,13 @@
 import { ContentTypeError } from '../../core/errors.ts';
 import type { Dialect } from '../dialect.ts';
 import { isFinal, type Probe, type ProbeContext, probeStep } from '../probe.ts';
+import type { WebtoolsConfig } from './index.ts';
 
-export const webtoolsProbe: Probe = async (context) => {
+export const webtoolsProbe: Probe<WebtoolsConfig> = async (context, webtools) => {
   const { config, learned, misses } = context;
-  if (config.dialect !== 'auto' || !config.webtools) return undefined;
+  if (config.dialect !== 'auto') return undefined;
   // The envelope said Webtools: its failure is the answer, not one miss among others.
-  if (learned.envelope) return resumeWebtools(context);
+  if (learned.envelope) return resumeWebtools(context, webtools);
   const cause = learned.cause;
   if (
     !learned.refused ||
@@ -20,7 +21,7 @@ export const webtoolsProbe: Probe = async (context) => {
     return undefined;
   }
   try {
-    return await resumeWebtools(context);
+    return await resumeWebtools(context, webtools);
   } catch (error) {
     if (isFinal(error)) throw error;
     misses.push(`GET (Webtools): ${(error as Error).message}`);
@@ -29,12 +30,15 @@ export const webtoolsProbe: Probe = async (context) => {
 };
 
 /** Connects to the webtool, and keeps the verdict. */
-export async function resumeWebtools(context: ProbeContext): Promise<Dialect> {
+export async function resumeWebtools(
+  context: ProbeContext,
+  webtools: WebtoolsConfig,
+): Promise<Dialect> {
   // The dialect loads only for a server that may speak it.
   const { WebtoolsDialect } = await import('./index.ts');
   const dialect = await probeStep(context.deadline, 'Webtools metadata', () =>
-    WebtoolsDialect.connect(context.config.webtools!, context.events, context.deadline),
+    WebtoolsDialect.connect(webtools, context.events, context.deadline),
   );
-  await context.remember({ era: 'webtools', version: dialect.server.serverInfo.version });
+  await context.remember({ dialect: 'webtools', version: dialect.server.serverInfo.version });
   return dialect;
 }
