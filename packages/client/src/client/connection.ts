@@ -7,7 +7,7 @@ import type { Dispatcher } from 'undici';
 import type { Deadline } from '../core/deadline.ts';
 import type { JsonObject } from '../core/jsonrpc.ts';
 import type { Ask, Dialect } from '../dialects/dialect.ts';
-import { channelOf } from '../dialects/registered.ts';
+import { mediumOf } from '../dialects/registered.ts';
 import { streamSettings } from '../dialects/shared.ts';
 import { clientCapabilities } from '../handlers/capabilities.ts';
 import { negotiate } from '../negotiate/index.ts';
@@ -35,7 +35,7 @@ export function openDialect(
       dialect: options.dialect,
       verdicts: guardedVerdicts(options.verdicts, options.ownVerdicts, events.warning),
       key: options.url,
-      on: channelOf(options.url),
+      on: mediumOf(options.url),
       channel: new StreamableHttpChannel(streamSettings(options, dispatcher)),
       options,
       dispatcher,

@@ -19,14 +19,14 @@ import { isObject, type JsonObject } from '../core/jsonrpc.ts';
 import { checkKeys, type OptionKeys, type OptionShape } from '../core/option-keys.ts';
 import type { RetryPolicy } from '../core/types.ts';
 import {
-  channelOf,
   DIALECT_DESCRIPTORS,
   DIALECTS,
   type DialectChoice,
   descriptorNamed,
   dialectsFor,
+  mediumOf,
 } from '../dialects/registered.ts';
-import type { ChannelKind } from '../dialects/shared.ts';
+import type { Medium } from '../dialects/shared.ts';
 import { memoryVerdictStore, type VerdictStore } from '../dialects/verdicts.ts';
 import { LEGACY_VERSIONS, MODERN_VERSIONS, type ProtocolChoice } from '../dialects/versions.ts';
 import type { WebtoolsOptions } from '../dialects/webtools/index.ts';
@@ -510,7 +510,7 @@ export function resolveOptions(server: ClientTarget, options: ClientOptions = {}
       `expected \`protocolVersion\` to be one of ${choices.join(', ')}, got "${resolved.protocolVersion}"`,
     );
   }
-  checkDialect(resolved, stdio ? 'stdio' : channelOf(resolved.url));
+  checkDialect(resolved, stdio ? 'stdio' : mediumOf(resolved.url));
   return resolved;
 }
 
@@ -583,7 +583,7 @@ function checkTracing(tracing: TracingOption): void {
  * The dialect is one we speak, runs where the server is, and does not contradict the protocol
  * choice; each dialect checks its own options.
  */
-function checkDialect(resolved: ResolvedOptions, on: ChannelKind): void {
+function checkDialect(resolved: ResolvedOptions, on: Medium): void {
   const { dialect, protocolVersion: version } = resolved;
   if (!(DIALECTS as readonly string[]).includes(dialect)) {
     throw new TypeError(
@@ -606,7 +606,7 @@ function checkDialect(resolved: ResolvedOptions, on: ChannelKind): void {
 }
 
 /** Where a server is, as the options' errors say it. */
-const WHERE: Record<ChannelKind, string> = {
+const WHERE: Record<Medium, string> = {
   http: 'an HTTP URL',
   grpc: 'a grpc URL',
   stdio: 'a local (stdio) server',
@@ -620,7 +620,7 @@ export function parseUrl(url: string | URL): URL {
     throw new TypeError(`expected an absolute http(s) or grpc(s) URL, got "${String(url)}"`);
   }
   const web = parsed.protocol === 'http:' || parsed.protocol === 'https:';
-  if (!web && channelOf(parsed) !== 'grpc') {
+  if (!web && mediumOf(parsed) !== 'grpc') {
     throw new TypeError(`expected an http:, https:, grpc: or grpcs: URL, got "${parsed.protocol}"`);
   }
   if (!web && parsed.hostname === '') {

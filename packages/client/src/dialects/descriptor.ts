@@ -8,7 +8,7 @@
  */
 import type { Dialect } from './dialect.ts';
 import type { ProbeContext } from './probe.ts';
-import type { ChannelKind, DialectOptions, Shared } from './shared.ts';
+import type { DialectOptions, Medium, Shared } from './shared.ts';
 import type { Verdict } from './verdicts.ts';
 
 /**
@@ -16,7 +16,7 @@ import type { Verdict } from './verdicts.ts';
  * `rank`, lowest first, whichever dialect they belong to.
  */
 export interface RankedProbe<Config> {
-  on: ChannelKind;
+  on: Medium;
   rank: number;
   /** The dialect when the server answers its way; undefined when not (see `Probe`). */
   run(context: ProbeContext, config: Config): Promise<Dialect | undefined>;
@@ -27,7 +27,7 @@ export interface DialectDescriptor<Config = unknown, Name extends string = strin
   name: Name;
   /** The era of MCP it speaks, or undefined for a dialect that is not MCP (`'mcp'` leaves it out). */
   era: 'modern' | 'legacy' | undefined;
-  runsOn: readonly ChannelKind[];
+  runsOn: readonly Medium[];
   /** The `protocolVersion` choices it can be spoken under. */
   protocols: readonly string[];
   probes: readonly RankedProbe<Config>[];
@@ -39,7 +39,7 @@ export interface DialectDescriptor<Config = unknown, Name extends string = strin
   /** The dialect's configuration, from what the client shares; asked only if it is spoken to. */
   configure(shared: Shared): Config | Promise<Config>;
   /** Throws a TypeError (`usageError`) for options this dialect cannot take on `on`. */
-  checkOptions?(options: DialectOptions, on: ChannelKind): void;
+  checkOptions?(options: DialectOptions, on: Medium): void;
 }
 
 /** Keeps the descriptor's name a literal: `DialectChoice` is made of the names. */

@@ -5,7 +5,7 @@
 import type { DialectDescriptor } from './descriptor.ts';
 import { isGrpcUrl } from './mcp-lite/grpc/url.ts';
 import * as registry from './registry.ts';
-import type { ChannelKind } from './shared.ts';
+import type { Medium } from './shared.ts';
 
 type Registered = (typeof registry)[keyof typeof registry];
 
@@ -27,7 +27,7 @@ export function descriptorNamed(name: string): DialectDescriptor | undefined {
 }
 
 /** The dialects that may run on `on`: all of them for `'auto'`, MCP's for `'mcp'`, else the one named. */
-export function dialectsFor(dialect: string, on: ChannelKind): DialectDescriptor[] {
+export function dialectsFor(dialect: string, on: Medium): DialectDescriptor[] {
   return (DIALECT_DESCRIPTORS as readonly DialectDescriptor[]).filter(
     (descriptor) =>
       descriptor.runsOn.includes(on) &&
@@ -37,6 +37,6 @@ export function dialectsFor(dialect: string, on: ChannelKind): DialectDescriptor
 }
 
 /** A URL's kind of channel: grpc:// and grpcs:// name gRPC, anything else is HTTP. */
-export function channelOf(url: URL | string): Exclude<ChannelKind, 'stdio'> {
+export function mediumOf(url: URL | string): Exclude<Medium, 'stdio'> {
   return isGrpcUrl(url) ? 'grpc' : 'http';
 }

@@ -11,7 +11,7 @@ import type { Ask } from './dialect.ts';
 import type { WebtoolsOptions } from './webtools/index.ts';
 
 /** How the server is reached: a URL over HTTP, a grpc:// or grpcs:// URL, or a local process. */
-export type ChannelKind = 'http' | 'stdio' | 'grpc';
+export type Medium = 'http' | 'stdio' | 'grpc';
 
 /** The resolved options a dialect reads (the client's `ResolvedOptions` has them all). */
 export interface DialectOptions {
@@ -33,7 +33,7 @@ export interface DialectOptions {
 }
 
 export interface Shared {
-  on: ChannelKind;
+  on: Medium;
   /** The channel the MCP dialects speak on: Streamable HTTP, or the local process's pipe. */
   channel: Channel;
   options: DialectOptions;
