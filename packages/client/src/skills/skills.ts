@@ -218,9 +218,11 @@ export class SkillCatalog {
         .filter((path) => path.endsWith('/SKILL.md'))
         .map((path) => `${root}/${path}`),
       files,
-      readFile: (path, options = {}) =>
+      // Async, so a refused path rejects like every other refusal.
+      readFile: async (path, options = {}) =>
         this.#readFile(skill, this.#fileUri(skill, root, path), budget, options),
-      listDirectory: (path = '', options = {}) => this.#listDirectory(skill, root, path, options),
+      listDirectory: async (path = '', options = {}) =>
+        this.#listDirectory(skill, root, path, options),
     };
   }
 
