@@ -54,6 +54,8 @@ const EXAMPLES: Record<string, () => client.McpError> = {
   TooManyPagesError: () => new client.TooManyPagesError(3),
   InputRoundsExceededError: () => new client.InputRoundsExceededError(10),
   MetadataChangedError: () => new client.MetadataChangedError('a', 'b', {}),
+  SkillVerificationError: () =>
+    new client.SkillVerificationError('digest', 'mismatch', { skill: 'skill://a/b/SKILL.md' }),
   JsonRpcError: () => new client.JsonRpcError(-32603, 'boom'),
   HeaderMismatchError: () => new client.HeaderMismatchError('mismatch'),
   MissingCapabilityError: () => client.MissingCapabilityError.ofServer('prompts'),

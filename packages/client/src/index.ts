@@ -38,6 +38,7 @@ export {
   ResponseTooLargeError,
   ServerExitedError,
   SessionExpiredError,
+  SkillVerificationError,
   StoreUnavailableError,
   StreamTruncatedError,
   TaskCancelledError,

@@ -72,6 +72,7 @@ export type {
   ErrorContext,
   McpErrorCode,
   McpErrorFamily,
+  SkillCheck,
   ProcessExit,
 } from './core/errors.ts';
 
@@ -128,5 +129,14 @@ export type { LoopbackAuthorization, LoopbackOptions } from './auth/loopback.ts'
 // Webtools, MCP Apps, tool-definition pinning and the adapters' tool names.
 export type { WebtoolAction, WebtoolMetadata, WebtoolsOptions } from './dialects/webtools/index.ts';
 export type { AppResource, ResourceReader } from './apps/apps.ts';
+// Skills over MCP.
+export type { Skill, SkillResource } from './skills/entry.ts';
+export type {
+  LoadedSkill,
+  LoadSkillOptions,
+  SkillDirectoryEntry,
+  SkillFile,
+  SkillRequestOptions,
+} from './skills/skills.ts';
 export type { PinnedDefinition, ToolDrift, ToolPinsOptions } from './adapters/pins.ts';
 export type { ToolNameMap } from './adapters/names.ts';

@@ -29,15 +29,16 @@ export function createCore(
   protection?: Protection,
 ): ServerCore {
   const sessions = new SessionStore();
+  const fixtures = new FixtureState(options.pageSize ?? 5, options.conformanceFixtures ?? false);
   const faults = new FaultController(() => {
     // Like a restart that lost its session table: GET streams end so clients notice promptly.
     for (const session of sessions.all()) session.disconnectStandalone();
     sessions.clear();
-  });
+  }, fixtures.hostileSkills);
   return {
     versions: [...(options.versions ?? DEFAULT_VERSIONS)],
     sessions,
-    fixtures: new FixtureState(options.pageSize ?? 5, options.conformanceFixtures ?? false),
+    fixtures,
     faults,
     cancelled: [],
     statelessInFlight: new InFlightRequests(),

@@ -1,3 +1,4 @@
+import type { HostileSkill } from './skills.ts';
 import type { FailReply, Faults } from './types.ts';
 
 /** What the next POST-answered SSE stream should suffer; both fields absent means nothing. */
@@ -23,12 +24,19 @@ function assertCount(name: string, value: number): void {
  */
 export class FaultController implements Faults {
   readonly #dropSessions: () => void;
+  readonly #hostileSkills: Set<HostileSkill>;
   #failures: FailureRule[] = [];
   #streamFault: StreamFault = {};
   #delayMs = 0;
 
-  constructor(dropSessions: () => void) {
+  constructor(dropSessions: () => void, hostileSkills: Set<HostileSkill> = new Set()) {
     this.#dropSessions = dropSessions;
+    this.#hostileSkills = hostileSkills;
+  }
+
+  hostileSkills(...variants: HostileSkill[]): void {
+    this.#hostileSkills.clear();
+    for (const variant of variants) this.#hostileSkills.add(variant);
   }
 
   dropSessions(): void {
@@ -64,6 +72,7 @@ export class FaultController implements Faults {
     this.#failures = [];
     this.#streamFault = {};
     this.#delayMs = 0;
+    this.#hostileSkills.clear();
   }
 
   /** Milliseconds every response is currently delayed by. */

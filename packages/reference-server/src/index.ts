@@ -5,6 +5,7 @@
  * MCP specification for tests and demos.
  */
 export { startReferenceServer } from './server.ts';
+export type { HostileSkill } from './skills.ts';
 export type {
   CancelledRequest,
   FailReply,

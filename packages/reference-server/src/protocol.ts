@@ -11,6 +11,13 @@ import {
   subscribe,
   unsubscribe,
 } from './resources.ts';
+import {
+  getSkill,
+  listSkills,
+  readDirectory,
+  SKILLS_CAPABILITY,
+  SKILLS_EXTENSION,
+} from './skills.ts';
 import { TASKS_SINCE } from './tasks/call.ts';
 import { LEGACY_TASK_METHODS } from './tasks/methods.ts';
 import { callTool, listTools } from './tools.ts';
@@ -70,7 +77,7 @@ export function initializeResult(version: string): JsonObject {
       ...(version >= TASKS_SINCE
         ? { tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } }
         : {}),
-      extensions: { [APPS_EXTENSION]: {} },
+      extensions: { [APPS_EXTENSION]: {}, [SKILLS_EXTENSION]: SKILLS_CAPABILITY },
     },
     serverInfo: { name: SERVER_NAME, version: SERVER_VERSION },
     instructions: INSTRUCTIONS,
@@ -102,6 +109,9 @@ const HANDLERS = new Map<string, Handler>([
   ['prompts/get', (params, ctx) => getPrompt(params, ctx.fixtures)],
   ['completion/complete', (params, ctx) => complete(params, ctx.fixtures)],
   ['logging/setLevel', setLevel],
+  ['skills/list', listSkills],
+  ['skills/get', getSkill],
+  ['resources/directory/read', readDirectory],
   ...LEGACY_TASK_METHODS,
 ]);
 

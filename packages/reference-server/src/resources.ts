@@ -7,6 +7,7 @@ import {
 import type { RequestContext } from './context.ts';
 import { ErrorCode, type JsonObject, RpcError } from './jsonrpc.ts';
 import { pageResult, paginate } from './pagination.ts';
+import { skillFileContents } from './skills.ts';
 import type { FixtureState } from './state.ts';
 
 /** A plain-text resource that never changes. */
@@ -52,7 +53,8 @@ function listedResources(fixtures: FixtureState): JsonObject[] {
 }
 
 /** The contents of `uri`, or undefined when no such resource exists. */
-function contentsOf(uri: string, fixtures: FixtureState): JsonObject | undefined {
+function contentsOf(uri: string, ctx: RequestContext): JsonObject | undefined {
+  const { fixtures } = ctx;
   switch (uri) {
     case HELLO_URI:
       return { uri, mimeType: 'text/plain', text: HELLO_TEXT };
@@ -69,6 +71,8 @@ function contentsOf(uri: string, fixtures: FixtureState): JsonObject | undefined
   if (item !== null) return { uri, mimeType: 'text/plain', text: `item ${item[1]}` };
   const view = viewContents(uri);
   if (view !== undefined) return view;
+  const skillFile = skillFileContents(uri, ctx);
+  if (skillFile !== undefined) return skillFile;
   return fixtures.conformance ? conformanceContents(uri) : undefined;
 }
 
@@ -106,7 +110,7 @@ export function listResourceTemplates(params: JsonObject, ctx: RequestContext): 
 /** `resources/read`; an unknown URI is -32002 with the URI in `data`. */
 export function readResource(params: JsonObject, ctx: RequestContext): JsonObject {
   const uri = uriParam(params);
-  const contents = contentsOf(uri, ctx.fixtures);
+  const contents = contentsOf(uri, ctx);
   if (contents === undefined) throw notFound(uri);
   return { contents: [contents] };
 }
@@ -114,7 +118,7 @@ export function readResource(params: JsonObject, ctx: RequestContext): JsonObjec
 /** `resources/subscribe`: the caller hears `notifications/resources/updated` for this URI. */
 export function subscribe(params: JsonObject, ctx: RequestContext): JsonObject {
   const uri = uriParam(params);
-  if (contentsOf(uri, ctx.fixtures) === undefined) throw notFound(uri);
+  if (contentsOf(uri, ctx) === undefined) throw notFound(uri);
   ctx.session?.subscriptions.add(uri);
   return {};
 }

@@ -1,3 +1,5 @@
+import type { HostileSkill } from './skills.ts';
+
 /**
  * Fixture state shared by every session of one server: tests observe it through tools and
  * resources, and each server instance starts from zero so tests stay independent.
@@ -15,6 +17,8 @@ export class FixtureState {
   bonusTool = false;
   /** Whether the conformance hook `test_trigger_prompt_change` has added the prompt `bonus_prompt`. */
   bonusPrompt = false;
+  /** The hostile skills switched on (`faults.hostileSkills`). */
+  hostileSkills = new Set<HostileSkill>();
 
   constructor(pageSize: number, conformance = false) {
     this.pageSize = pageSize;

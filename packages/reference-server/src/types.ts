@@ -1,3 +1,5 @@
+import type { HostileSkill } from './skills.ts';
+
 /** Options for {@link startReferenceServer}. Every field is optional. */
 export interface ReferenceServerOptions {
   /** TCP port to listen on; 0 (the default) picks a free port. */
@@ -143,7 +145,13 @@ export interface Faults {
   closeAfterPriming(retryMs: number): void;
   /** Delays every later HTTP response by `ms` milliseconds; 0 stops delaying. */
   delay(ms: number): void;
-  /** Clears every pending fault and the delay. */
+  /**
+   * Switches on the hostile skills named (none: honest skills only), until the next call or
+   * `reset()`: a wrong digest, an unlisted file, `../` in a path, skills past the limits, a
+   * frontmatter that disagrees, the same name twice (see `HostileSkill`).
+   */
+  hostileSkills(...variants: HostileSkill[]): void;
+  /** Clears every pending fault, the delay and the hostile skills. */
   reset(): void;
 }
 

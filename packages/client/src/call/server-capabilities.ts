@@ -18,6 +18,10 @@ const NEEDS: Record<string, readonly string[]> = {
   'prompts/get': ['prompts'],
   'completion/complete': ['completions'],
   'logging/setLevel': ['logging'],
+  // Skills (SEP-2640): nothing is asked before the server declares the extension.
+  'skills/list': ['extensions', 'io.modelcontextprotocol/skills'],
+  'skills/get': ['extensions', 'io.modelcontextprotocol/skills'],
+  'resources/directory/read': ['extensions', 'io.modelcontextprotocol/skills', 'directoryRead'],
 };
 
 /** The key of each list result: what an empty answer holds. */
@@ -25,6 +29,7 @@ const LISTS: Record<string, string> = {
   'resources/list': 'resources',
   'resources/templates/list': 'resourceTemplates',
   'prompts/list': 'prompts',
+  'skills/list': 'skills',
 };
 
 /**

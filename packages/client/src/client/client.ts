@@ -47,6 +47,8 @@ import { pageSize } from '../core/wire-size.ts';
 import type { Dialect, Operation, Progress } from '../dialects/dialect.ts';
 import { Responder } from '../handlers/responder.ts';
 import { UrlCompletions } from '../handlers/url-completions.ts';
+import type { Skill } from '../skills/entry.ts';
+import type { LoadedSkill, LoadSkillOptions, SkillCatalog } from '../skills/skills.ts';
 import { loadObserver } from '../telemetry/load.ts';
 import {
   type Attributes,
@@ -155,6 +157,11 @@ const READ_KEYS = { ...LIST_KEYS, tool: true } as const;
 
 const COMPLETE_KEYS = { ...REQUEST_KEYS, context: { arguments: true } } as const;
 
+const LOAD_SKILL_KEYS = {
+  ...LIST_KEYS,
+  dynamic: true,
+} as const satisfies OptionKeys<LoadSkillOptions>;
+
 export class McpClient implements AsyncDisposable {
   readonly url: string;
   readonly #options: ResolvedOptions;
@@ -177,6 +184,8 @@ export class McpClient implements AsyncDisposable {
   #observer: Observer | null | undefined;
   #observing: Promise<Observer | null> | undefined;
   readonly #peer: Attributes;
+  /** Skills (SEP-2640): loaded with the first skill method, as only some applications use them. */
+  #skills: Promise<SkillCatalog> | undefined;
 
   constructor(server: ClientTarget, options: ClientOptions = {}) {
     this.#options = resolveOptions(server, options);
@@ -422,6 +431,57 @@ export class McpClient implements AsyncDisposable {
     );
   }
 
+  /**
+   * Every skill the server lists (`io.modelcontextprotocol/skills`), all pages followed, each
+   * entry checked (one that fails is left out with a `warning`); no file is read. Kept for the
+   * `ttlMs` the server gives. Needs `skills: true`; a server that does not declare the extension
+   * lists none.
+   */
+  async listSkills(options: ListOptions = {}): Promise<Skill[]> {
+    checkKeys(options, LIST_KEYS);
+    checkLimits(options);
+    return (await this.#skillCatalog()).list(options);
+  }
+
+  /**
+   * The skill whose SKILL.md is `uri`, from `skills/get`, checked; kept for the server's `ttlMs`.
+   * A listing that leaves a skill out is no proof it does not exist.
+   */
+  async getSkill(uri: string, options: ListOptions = {}): Promise<Skill> {
+    checkKeys(options, LIST_KEYS);
+    checkLimits(options);
+    return (await this.#skillCatalog()).get(uri, options);
+  }
+
+  /**
+   * Loads a skill, by its SKILL.md uri or an entry this client listed: SKILL.md is read and
+   * verified (size, digest, frontmatter); its other files are read only through the result's
+   * `readFile`, each verified, and only if the entry lists it. See docs/skills.md.
+   */
+  async loadSkill(skill: string | Skill, options: LoadSkillOptions = {}): Promise<LoadedSkill> {
+    checkKeys(options, LOAD_SKILL_KEYS);
+    checkLimits(options);
+    return (await this.#skillCatalog()).load(skill, options);
+  }
+
+  #skillCatalog(): Promise<SkillCatalog> {
+    this.#skills ??= import('../skills/skills.ts').then(
+      ({ SkillCatalog, ttlOf }) =>
+        new SkillCatalog({
+          server: this.url,
+          enabled: this.#options.skills,
+          list: (options) => this.#listAll('skills/list', 'skills', options, ttlOf),
+          request: async (method, params, options) =>
+            (await this.#request({ method, params, idempotent: true }, options)).result,
+          capabilities: async (options) => (await this.#connected(options)).server.capabilities,
+          cache: this.#cache,
+          warn: (error) => this.#events.emit('warning', error),
+          maxPages: this.#options.maxPages,
+        }),
+    );
+    return this.#skills;
+  }
+
   /** Asks the server to send `resourceUpdated` events for `uri`. */
   async subscribeResource(uri: string, options: RequestOptions = {}): Promise<void> {
     checkKeys(options, REQUEST_KEYS);
@@ -554,6 +614,8 @@ export class McpClient implements AsyncDisposable {
     method: string,
     key: string,
     options: RequestOptions,
+    // An extension's list carries its own caching hint, in either era (skills/list's ttlMs).
+    freshFor: (result: JsonObject) => number = (result) => this.#dialect!.freshFor(result, method),
   ): Promise<{ value: T[]; freshForMs: number }> {
     const items: T[] = [];
     const seen = new Set<string>();
@@ -579,7 +641,7 @@ export class McpClient implements AsyncDisposable {
       }
       // One at a time: spreading a page of a few hundred thousand items overflows the stack.
       for (const entry of entries) items.push(entry);
-      freshForMs = Math.min(freshForMs, this.#dialect!.freshFor(result, method));
+      freshForMs = Math.min(freshForMs, freshFor(result));
       const next = result['nextCursor'];
       if (typeof next !== 'string' || next === '' || seen.has(next)) break;
       if (page >= this.#options.maxPages) {

@@ -52,8 +52,16 @@ describe('resolveOptions', () => {
       }),
       tracing: true,
       extensions: {},
+      skills: false,
     });
     expect(resolveOptions(ENDPOINT).handles).not.toBe(resolveOptions(ENDPOINT).handles);
+  });
+
+  it('declares the skills extension with skills, and refuses a skills that is no boolean', () => {
+    expect(resolveOptions(ENDPOINT, { skills: true }).extensions).toEqual({
+      'io.modelcontextprotocol/skills': {},
+    });
+    expect(() => resolveOptions(ENDPOINT, { skills: 1 as unknown as boolean })).toThrow(TypeError);
   });
 
   it('declares the extensions given, and MCP Apps with apps', () => {

@@ -37,6 +37,7 @@ import type {
   RootsOption,
   SamplingHandler,
 } from '../handlers/types.ts';
+import { SKILLS_EXTENSION } from '../skills/extension.ts';
 import type { TracingOption } from '../telemetry/load.ts';
 import {
   isStdioServer,
@@ -239,6 +240,12 @@ export interface ClientOptions {
    * @default false
    */
   apps?: boolean | { mimeTypes: readonly string[] };
+  /**
+   * The application uses skills (`io.modelcontextprotocol/skills`): declares the extension, in
+   * both eras, and enables `listSkills`, `getSkill` and `loadSkill`. See docs/skills.md.
+   * @default false
+   */
+  skills?: boolean;
 }
 
 /** The keys of a grant, by its `type`; an unknown type is left to `checkAuth`. */
@@ -333,6 +340,7 @@ export const CLIENT_OPTION_KEYS = {
   tracing: { tracerProvider: true },
   extensions: true,
   apps: { mimeTypes: true },
+  skills: true,
 } as const satisfies OptionKeys<ClientOptions>;
 
 /** A local server's target: `env` holds the user's variables, not option names. */
@@ -377,8 +385,9 @@ export interface ResolvedOptions {
   autoRedeem: boolean;
   handles: HandleStore;
   tracing: TracingOption;
-  /** Every extension declared, `apps` included. */
+  /** Every extension declared, `apps` and `skills` included. */
   extensions: JsonObject;
+  skills: boolean;
 }
 
 export const DEFAULTS = Object.freeze({
@@ -459,6 +468,7 @@ export function resolveOptions(server: ClientTarget, options: ClientOptions = {}
     handles: options.handles ?? memoryHandleStore(),
     tracing: options.tracing ?? DEFAULTS.tracing,
     extensions: extensionsOf(options),
+    skills: options.skills === true,
   };
   for (const key of [
     'timeoutMs',
@@ -533,9 +543,16 @@ function checkHandlers(handlers: Handlers): void {
   }
 }
 
-/** `extensions` checked, with the MCP Apps extension added when `apps` asks for it. */
+/** `extensions` checked, with MCP Apps and skills added when `apps` and `skills` ask for them. */
 function extensionsOf(options: ClientOptions): JsonObject {
-  const { extensions = {}, apps = false } = options;
+  const { extensions = {}, apps = false, skills = false } = options;
+  if (typeof skills !== 'boolean') throw new TypeError('expected `skills` to be a boolean');
+  // Declared as the application enabled it: an empty settings object, as the extension defines.
+  if (skills) return withApps({ ...extensionsChecked(extensions), [SKILLS_EXTENSION]: {} }, apps);
+  return withApps(extensionsChecked(extensions), apps);
+}
+
+function extensionsChecked(extensions: unknown): JsonObject {
   if (!isObject(extensions)) throw new TypeError('expected `extensions` to be an object');
   for (const [id, settings] of Object.entries(extensions)) {
     if (!/^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/.test(id)) {
@@ -547,7 +564,11 @@ function extensionsOf(options: ClientOptions): JsonObject {
       throw new TypeError(`expected the settings of the extension "${id}" to be an object`);
     }
   }
-  if (apps === false) return { ...extensions };
+  return { ...extensions };
+}
+
+function withApps(extensions: JsonObject, apps: ClientOptions['apps']): JsonObject {
+  if (apps === false) return extensions;
   const mimeTypes = apps === true ? [APP_MIME_TYPE] : apps?.mimeTypes;
   if (!Array.isArray(mimeTypes) || !mimeTypes.every((type) => typeof type === 'string')) {
     throw new TypeError('expected `apps` to be a boolean or { mimeTypes: string[] }');

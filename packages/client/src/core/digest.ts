@@ -1,8 +1,8 @@
 /**
- * SHA-256 of a text, base64url or hex. node:crypto is fetched on first use: loading it costs
- * about a sixth of the package's import, and most programs never need a digest.
+ * SHA-256 of a text or of bytes, base64url or hex. node:crypto is fetched on first use: loading
+ * it costs about a sixth of the package's import, and most programs never need a digest.
  */
-export function sha256(text: string, encoding: 'base64url' | 'hex'): string {
+export function sha256(data: string | Uint8Array, encoding: 'base64url' | 'hex'): string {
   const { createHash } = process.getBuiltinModule('node:crypto');
-  return createHash('sha256').update(text).digest(encoding);
+  return createHash('sha256').update(data).digest(encoding);
 }

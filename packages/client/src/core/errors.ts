@@ -50,6 +50,7 @@ export type McpErrorCode =
   | 'MORE_RESOURCE_REQUIRED'
   | 'WEBTOOL'
   | 'METADATA_CHANGED'
+  | 'SKILL_VERIFICATION'
   | 'NOT_SUPPORTED'
   | 'HANDLE_EXPIRED'
   | 'TASK_FAILED'
@@ -92,6 +93,7 @@ const FAMILIES: Record<McpErrorCode, McpErrorFamily> = {
   TOO_MANY_PAGES: 'protocol',
   INPUT_ROUNDS_EXCEEDED: 'protocol',
   METADATA_CHANGED: 'protocol',
+  SKILL_VERIFICATION: 'protocol',
   JSON_RPC: 'refused',
   HEADER_MISMATCH: 'refused',
   MISSING_CAPABILITY: 'refused',
@@ -714,6 +716,55 @@ export class MetadataChangedError extends McpError {
     this.expectedDigest = expectedDigest;
     this.actualDigest = actualDigest;
     this.metadata = metadata;
+  }
+}
+
+/** Which check of a skill (`io.modelcontextprotocol/skills`) failed. */
+export type SkillCheck =
+  /** The entry is not a skill: no SKILL.md uri, no name or description, `resources` neither a list nor "dynamic". */
+  | 'entry'
+  /** The uri's last segment before SKILL.md is not the frontmatter's name. */
+  | 'name'
+  /** A uri leaves the skill's root (`..`, `%2e%2e`, an encoded slash), or the entry lists SKILL.md nowhere. */
+  | 'path'
+  /** Past the specification's limits: 512 files, 16 MiB. */
+  | 'limits'
+  /** A file the entry does not list. */
+  | 'unlisted'
+  /** The bytes are not as long as the entry says. */
+  | 'size'
+  /** The bytes do not hash to the entry's digest. */
+  | 'digest'
+  /** SKILL.md's frontmatter disagrees with the entry's, or cannot be read. */
+  | 'frontmatter'
+  /** A dynamic (unverifiable) skill the application declined. */
+  | 'dynamic';
+
+/**
+ * A skill, or one of its files, failed a check: nothing of what failed is returned. `check` says
+ * which; `server` and `skill` say whose, `file` which file. A file that fails its digest or size
+ * may be fixed by the server: `getSkill(uri, { refresh: true })` fetches the entry again.
+ */
+export class SkillVerificationError extends McpError {
+  override readonly name = 'SkillVerificationError';
+  readonly check: SkillCheck;
+  /** The SKILL.md uri of the skill. */
+  readonly skill: string;
+  /** The file that failed, when one did. */
+  readonly file: string | undefined;
+  constructor(
+    check: SkillCheck,
+    detail: string,
+    where: { skill: string; file?: string | undefined },
+    options: McpErrorOptions = {},
+  ) {
+    super('SKILL_VERIFICATION', `skill ${where.skill} refused (${check}: ${detail})`, {
+      retryable: false,
+      ...options,
+    });
+    this.check = check;
+    this.skill = where.skill;
+    this.file = where.file;
   }
 }
 

@@ -13,6 +13,13 @@ import type { RequestContext } from '../context.ts';
 import { ErrorCode, isObject, type JsonObject, RpcError } from '../jsonrpc.ts';
 import { INSTRUCTIONS, SERVER_NAME, SERVER_VERSION } from '../protocol.ts';
 import { COUNTER_URI, listResources, listResourceTemplates, readResource } from '../resources.ts';
+import {
+  getSkill,
+  listSkills,
+  readDirectory,
+  SKILLS_CAPABILITY,
+  SKILLS_EXTENSION,
+} from '../skills.ts';
 import { TASKS_EXTENSION } from '../tasks/call.ts';
 import { MODERN_TASK_METHODS } from '../tasks/methods.ts';
 import { callTool, findTool, listTools } from '../tools.ts';
@@ -39,7 +46,11 @@ export const CAPABILITIES: JsonObject = {
   prompts: { listChanged: true },
   logging: {},
   completions: {},
-  extensions: { [TASKS_EXTENSION]: {}, [APPS_EXTENSION]: {} },
+  extensions: {
+    [TASKS_EXTENSION]: {},
+    [APPS_EXTENSION]: {},
+    [SKILLS_EXTENSION]: SKILLS_CAPABILITY,
+  },
 };
 
 /** `req` is the HTTP request, for checks of what it mirrors in headers; stdio has none. */
@@ -89,6 +100,9 @@ export function modernMethods(supported: readonly string[]): ReadonlyMap<string,
     ['prompts/list', listModernPrompts],
     ['prompts/get', getModernPrompt],
     ['completion/complete', (params, ctx) => complete(params, ctx.fixtures)],
+    ['skills/list', listSkills],
+    ['skills/get', getSkill],
+    ['resources/directory/read', readDirectory],
     ...MODERN_TASK_METHODS,
   ]);
 }
