@@ -15,6 +15,9 @@ import { mcpServer, result, startFaultServer } from '../helpers/fault-server.ts'
 
 const done = (id: string | number | undefined) =>
   result(id, { content: [{ type: 'text', text: 'done' }] });
+/** The `n` argument each test call carries, to tell the calls apart on the server. */
+const nOf = (params: unknown) =>
+  (params as { arguments?: { n?: number } } | undefined)?.arguments?.n ?? -1;
 const tick = () => new Promise((resolve) => setTimeout(resolve, 2));
 
 test('50 calls with a limit of 4: the server never has more than 4 in flight', async () => {
@@ -51,7 +54,7 @@ test('a call waiting for a slot still times out or aborts, typed, and is never s
   await using server = await startFaultServer(
     mcpServer(async (message) => {
       if (message.method !== 'tools/call') return undefined;
-      if ((message.params?.['arguments'] as { n: number }).n === 0) await held;
+      if (nOf(message.params) === 0) await held;
       return done(message.id);
     }),
   );
@@ -68,7 +71,7 @@ test('a call waiting for a slot still times out or aborts, typed, and is never s
   release();
   await first;
   await last;
-  const sent = server.callsOf('tools/call').map((call) => (call.body?.['params'] as { arguments: { n: number } }).arguments.n);
+  const sent = server.callsOf('tools/call').map((call) => nOf(call.body?.['params']));
   expect(sent).toEqual([0, 3]);
 });
 
@@ -84,7 +87,7 @@ test("a 429's Retry-After holds every call to the server, not only the one that 
   await using server = await startFaultServer(
     mcpServer(async (message) => {
       if (message.method !== 'tools/call') return undefined;
-      const { n } = message.params?.['arguments'] as { n: number };
+      const n = nOf(message.params);
       arrivals.push({ n, at: Date.now() });
       calls += 1;
       // The 4th call in is refused; the three before it wait until the client has heard that.
@@ -135,7 +138,7 @@ test('with retries on, the 429 slows the other calls while the refused one is st
   await using server = await startFaultServer(
     mcpServer(async (message) => {
       if (message.method !== 'tools/call') return undefined;
-      const { n } = message.params?.['arguments'] as { n: number };
+      const n = nOf(message.params);
       arrivals.push({ n, at: Date.now() });
       calls += 1;
       if (calls === 4) {

@@ -65,7 +65,10 @@ test('no more than `concurrency` start; the rest start in order as slots come ba
 
 test('the rate lets `requests` start per interval, in order', async () => {
   const notes: PolicyNote[] = [];
-  const gate = admission({ rate: { requests: 2, intervalMs: 1_000 }, store: memoryPolicyStore() }, notes);
+  const gate = admission(
+    { rate: { requests: 2, intervalMs: 1_000 }, store: memoryPolicyStore() },
+    notes,
+  );
   const started: number[] = [];
   enterMany(gate, 5, started);
   await vi.advanceTimersByTimeAsync(0);

@@ -15,8 +15,8 @@ export function memoryPolicyStore(): PolicyStore {
       const heldUntil = holds.get(server) ?? 0;
       if (heldUntil > now) return { waitMs: heldUntil - now, held: true };
       if (!rate) return { waitMs: 0, held: false };
-      let window = starts.get(server);
-      if (!window) starts.set(server, (window = []));
+      const window = starts.get(server) ?? [];
+      starts.set(server, window);
       while (window.length > 0 && window[0]! <= now - rate.intervalMs) window.shift();
       if (window.length >= rate.requests) {
         return { waitMs: window[0]! + rate.intervalMs - now, held: false };
@@ -37,7 +37,12 @@ export function memoryPolicyStore(): PolicyStore {
       return JSON.parse(kept.json) as CallToolResult;
     },
     async keepResult(key: string, result: CallToolResult, ttlMs: number): Promise<void> {
-      results.set(key, { json: JSON.stringify(result), until: Date.now() + ttlMs });
+      const now = Date.now();
+      // Results no one asks for again would stay for ever: the stale ones go as new ones come.
+      if (results.size >= 1_000) {
+        for (const [old, kept] of results) if (kept.until <= now) results.delete(old);
+      }
+      results.set(key, { json: JSON.stringify(result), until: now + ttlMs });
     },
   };
 }
