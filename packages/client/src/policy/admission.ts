@@ -10,7 +10,7 @@ import { spanOf } from '../telemetry/span.ts';
 import type { CallRate, PolicyNote, PolicyStore, TakenStart } from './types.ts';
 
 /** A call waiting for its turn; it listens for its own deadline's end. */
-class Waiter implements EndListener {
+class QueuedCall implements EndListener {
   readonly since = performance.now();
   /** Held back by a 429 at some point while it waited. */
   slowed = false;
@@ -51,7 +51,7 @@ export interface AdmissionSettings {
 
 export class Admission {
   #inFlight = 0;
-  readonly #queue: Waiter[] = [];
+  readonly #queue: QueuedCall[] = [];
   readonly #settings: AdmissionSettings;
   /** A 429's hold as this client heard it (epoch ms); the store keeps the shared one. */
   #heldUntil = 0;
@@ -83,7 +83,7 @@ export class Admission {
         reject(deadline.reason);
         return;
       }
-      const waiter = new Waiter(this, deadline, where, resolve, reject);
+      const waiter = new QueuedCall(this, deadline, where, resolve, reject);
       onEnd(deadline, waiter);
       this.#queue.push(waiter);
       this.#drain();
@@ -97,7 +97,7 @@ export class Admission {
   }
 
   /** A waiting call's deadline ended: it leaves the queue with the deadline's error. */
-  leave(waiter: Waiter): void {
+  leave(waiter: QueuedCall): void {
     const at = this.#queue.indexOf(waiter);
     if (at < 0) return;
     this.#queue.splice(at, 1);
@@ -175,7 +175,7 @@ export class Admission {
     }
   }
 
-  #admitted(waiter: Waiter): void {
+  #admitted(waiter: QueuedCall): void {
     const waitedMs = performance.now() - waiter.since;
     const kind = waiter.slowed ? 'slowed' : 'queued';
     spanOf(waiter.deadline).set({
