@@ -8,6 +8,7 @@ import { HttpResponse } from 'msw';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { mcpServer, result, startFaultServer } from '../helpers/fault-server.ts';
 import { needs, type Redis, service } from '../helpers/services.ts';
+import { waitFor } from '../helpers/wait-for.ts';
 import { startWorker } from '../helpers/worker-process.ts';
 
 const available = service('redis');
@@ -78,10 +79,18 @@ test("a 429 one worker met holds another worker's calls until its Retry-After ha
     }),
   );
   const prefix = `policy-${randomBytes(4).toString('hex')}:`;
+  // The second worker is up and connected before the first meets the 429: its start-up time,
+  // slow on a busy machine, cannot outlast the hold.
+  await using later = startWorker(WORKER, [redis.url, server.url, prefix, 'later'], {}, [], {
+    stdin: true,
+  });
+  await waitFor(() => later.events.some((event) => event['ready'] === true), 15_000);
   const first = await run(server.url, prefix, 'call');
   expect(first).toContainEqual({ code: 'HTTP_STATUS', status: 429 });
   expect(first).toContainEqual({ held: true });
-  const second = await run(server.url, prefix, 'call');
+  later.child.stdin!.write('go\n');
+  expect(await later.exited).toBe(0);
+  const second = later.events;
   expect(second).toContainEqual({ result: 'done' });
   expect(second).toContainEqual({ policy: 'slowed' });
   expect(arrivals).toHaveLength(2);
