@@ -55,6 +55,7 @@ export {
 
 // The stores a client keeps (shared by several clients when given one).
 export { checkHandle, memoryHandleStore } from './call/handles.ts';
+export { memoryPolicyStore } from './policy/memory-store.ts';
 export { memoryVerdictStore } from './dialects/verdicts.ts';
 
 // Authorization.

@@ -101,6 +101,14 @@ export type {
 
 // The stores a client keeps: deferred calls' handles and negotiation verdicts.
 export type { HandleStore, MemoryHandleStore } from './call/handles.ts';
+export type {
+  CallPolicy,
+  CallRate,
+  PolicyNote,
+  PolicyStore,
+  ReuseOptions,
+  TakenStart,
+} from './policy/types.ts';
 export type { Verdict, VerdictStore } from './dialects/verdicts.ts';
 
 // Authorization.

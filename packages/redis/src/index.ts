@@ -5,6 +5,7 @@
 export type { RedisAuthStore } from './auth.ts';
 export type { RedisCommands } from './connection.ts';
 export type { RedisHandleStore } from './handles.ts';
+export type { RedisPolicyStore } from './policy.ts';
 export { aesGcmSecrets, type Secrets, type SecretsOption } from './secrets.ts';
 export {
   createRedisStores,

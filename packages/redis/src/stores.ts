@@ -6,6 +6,7 @@ import { checkKeys, type OptionKeys } from '@toolwire/client';
 import { type RedisAuthStore, redisAuthStore } from './auth.ts';
 import { Connection, type RedisCommands } from './connection.ts';
 import { type RedisHandleStore, redisHandleStore } from './handles.ts';
+import { type RedisPolicyStore, redisPolicyStore } from './policy.ts';
 import { type SecretsOption, secretsFrom } from './secrets.ts';
 import { type RedisVerdictStore, redisVerdictStore } from './verdicts.ts';
 
@@ -50,6 +51,8 @@ export interface RedisStores extends AsyncDisposable {
   verdicts: RedisVerdictStore;
   /** OAuth tokens, registrations and discovery, with the lock for one refresh across processes. */
   auth: RedisAuthStore;
+  /** The call policy's rate window, 429 hold and reused results: pass as `policy.store`. */
+  policy: RedisPolicyStore;
   /** Closes the connection the stores made (not a `client` the application gave). */
   close(): Promise<void>;
 }
@@ -94,6 +97,7 @@ export function createRedisStores(options: RedisStoresOptions): RedisStores {
     handles: redisHandleStore({ connection, prefix, secrets, ttlMs: handleTtlMs }),
     verdicts: redisVerdictStore({ connection, prefix, ttlMs: verdictTtlMs }),
     auth: redisAuthStore({ connection, prefix, secrets }),
+    policy: redisPolicyStore({ connection, prefix, secrets }),
     close: () => connection.close(),
     [Symbol.asyncDispose]: () => connection.close(),
   };

@@ -23,12 +23,14 @@ import { type Deadline, raceAbort } from '../core/deadline.ts';
 import {
   ClientClosedError,
   type ErrorContext,
+  isMcpError,
   MalformedMessageError,
   ResponseTooLargeError,
   TooManyPagesError,
 } from '../core/errors.ts';
 import { isObject, type JsonObject } from '../core/jsonrpc.ts';
 import { checkKeys, type OptionKeys } from '../core/option-keys.ts';
+import { onPushback } from '../core/pushback.ts';
 import { Roster } from '../core/roster.ts';
 import type {
   CallToolResult,
@@ -47,6 +49,8 @@ import { pageSize } from '../core/wire-size.ts';
 import type { Dialect, Operation, Progress } from '../dialects/dialect.ts';
 import { Responder } from '../handlers/responder.ts';
 import { UrlCompletions } from '../handlers/url-completions.ts';
+import type { Admission } from '../policy/admission.ts';
+import { type PolicyParts, policyParts } from '../policy/check.ts';
 import type { Skill } from '../skills/entry.ts';
 import type { LoadedSkill, LoadSkillOptions, SkillCatalog } from '../skills/skills.ts';
 import { loadObserver } from '../telemetry/load.ts';
@@ -186,6 +190,8 @@ export class McpClient implements AsyncDisposable {
   readonly #peer: Attributes;
   /** Skills (SEP-2640): loaded with the first skill method, as only some applications use them. */
   #skills: Promise<SkillCatalog> | undefined;
+  /** The `policy` option's slots, pace and reuse; undefined, and free, when it asks for none. */
+  readonly #policy: PolicyParts | undefined;
 
   constructor(server: ClientTarget, options: ClientOptions = {}) {
     this.#options = resolveOptions(server, options);
@@ -223,6 +229,12 @@ export class McpClient implements AsyncDisposable {
       });
     this.#gatedDispatcher =
       gate && this.#dispatcher ? withGate(this.#dispatcher, gate) : this.#dispatcher;
+    this.#policy = policyParts(
+      this.#options.policy,
+      this.url,
+      (note) => this.#events.emit('policy', note),
+      (error) => this.#events.emit('warning', error),
+    );
   }
 
   /** The negotiated protocol revision, once connected. */
@@ -331,8 +343,24 @@ export class McpClient implements AsyncDisposable {
     }
   }
 
-  /** A call of a tool looked up (or not found) in the listing; on callbacks, not an async frame. */
+  /** A call of a tool looked up (or not found) in the listing: reused if the policy says so. */
   #callTool(
+    name: string,
+    args: JsonObject,
+    options: CallToolOptions,
+    known: Tool | undefined,
+  ): Promise<CallToolResult> {
+    const reuse = this.#policy?.reuse;
+    if (reuse?.covers(name, known)) {
+      return reuse.run(name, args, options.signal, () =>
+        this.#callOnce(name, args, options, known),
+      );
+    }
+    return this.#callOnce(name, args, options, known);
+  }
+
+  /** One call of a tool; on callbacks, not an async frame. */
+  #callOnce(
     name: string,
     args: JsonObject,
     options: CallToolOptions,
@@ -583,6 +611,7 @@ export class McpClient implements AsyncDisposable {
   async #shutdown(): Promise<void> {
     for (const deadline of this.#calls.snapshot())
       deadline.abort(new ClientClosedError({ url: this.url }));
+    this.#policy?.admission?.close();
     const dialect = this.#dialect ?? (await this.#connecting?.catch(() => undefined));
     await dialect?.close();
     if (this.#ownsDispatcher) await this.#dispatcher?.destroy();
@@ -712,17 +741,10 @@ export class McpClient implements AsyncDisposable {
     const span = observer && !observer.quiet?.() ? this.#operationSpan(observer, call) : NO_SPAN;
     bindSpan(deadline, span);
     this.#calls.add(deadline);
-    let running: Promise<CallResult>;
-    try {
-      const dialect = this.#dialect;
-      running = dialect
-        ? this.#run(dialect, call, where, span, deadline, options)
-        : this.#connected(options, deadline).then((connected) =>
-            this.#run(connected, call, where, span, deadline, options),
-          );
-    } catch (error) {
-      running = Promise.reject(error);
-    }
+    const admission = this.#policy?.admission;
+    const running = admission
+      ? this.#admitted(admission, call, where, span, deadline, options)
+      : this.#begin(call, where, span, deadline, options);
     // Callbacks, not an async frame: on a fast server the frame cost more than the rest.
     return running.then(
       (answer) => {
@@ -742,6 +764,65 @@ export class McpClient implements AsyncDisposable {
         own?.[Symbol.dispose]();
         if (failed) return failed(asError(typed), where);
         throw typed;
+      },
+    );
+  }
+
+  /** The call started: on the dialect, connecting first if there is none yet. */
+  #begin(
+    call: CallStart,
+    where: ErrorContext,
+    span: Span,
+    deadline: Deadline,
+    options: CallToolOptions,
+  ): Promise<CallResult> {
+    try {
+      const dialect = this.#dialect;
+      return dialect
+        ? this.#run(dialect, call, where, span, deadline, options)
+        : this.#connected(options, deadline).then((connected) =>
+            this.#run(connected, call, where, span, deadline, options),
+          );
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /**
+   * The call started once the policy gives it a slot (waiting under its deadline), the slot
+   * given back when it settles; a 429 it meets holds every call to the server.
+   */
+  #admitted(
+    admission: Admission,
+    call: CallStart,
+    where: ErrorContext,
+    span: Span,
+    deadline: Deadline,
+    options: CallToolOptions,
+  ): Promise<CallResult> {
+    onPushback(deadline, (retryAfterMs) => admission.pushback(retryAfterMs));
+    const waiting = admission.enter(deadline, where);
+    // A call that left the queue (its deadline ended) never had a slot to give back.
+    let entered = waiting === undefined;
+    const started = waiting
+      ? waiting.then(() => {
+          entered = true;
+          return this.#begin(call, where, span, deadline, options);
+        })
+      : this.#begin(call, where, span, deadline, options);
+    return started.then(
+      (answer) => {
+        admission.exit();
+        return answer;
+      },
+      (error: unknown) => {
+        // Retries off, the 429 arrives here instead of in retry.ts: it holds the others all the same.
+        const { status, retryAfterMs } = error as { status?: unknown; retryAfterMs?: unknown };
+        if (isMcpError(error) && status === 429 && typeof retryAfterMs === 'number') {
+          admission.pushback(retryAfterMs);
+        }
+        if (entered) admission.exit();
+        throw error;
       },
     );
   }

@@ -5,6 +5,7 @@
 import { asError } from '../core/call-boundary.ts';
 import type { JsonObject, JsonRpcNotification } from '../core/jsonrpc.ts';
 import type { LogMessage } from '../core/types.ts';
+import type { PolicyNote } from '../policy/types.ts';
 
 export interface ClientEvents {
   /** A `notifications/message` log entry. */
@@ -23,6 +24,11 @@ export interface ClientEvents {
   warning: (error: Error) => void;
   /** One line a local (stdio) server wrote to its stderr: its logs, not a sign of failure. */
   stderr: (line: string) => void;
+  /**
+   * The `policy` option at work: a call waited for a slot or the rate (`queued`), was held by a
+   * 429 (`slowed`), the server answered 429 (`pushback`), or a result was reused (`reused`).
+   */
+  policy: (note: PolicyNote) => void;
 }
 
 type Listener = (...args: never[]) => void;

@@ -37,6 +37,8 @@ import type {
   RootsOption,
   SamplingHandler,
 } from '../handlers/types.ts';
+import { checkPolicy, POLICY_KEYS } from '../policy/check.ts';
+import type { CallPolicy } from '../policy/types.ts';
 import { SKILLS_EXTENSION } from '../skills/extension.ts';
 import type { TracingOption } from '../telemetry/load.ts';
 import {
@@ -246,6 +248,14 @@ export interface ClientOptions {
    * @default false
    */
   skills?: boolean;
+  /**
+   * How calls to this server are paced and which results are reused: at most `concurrency` in
+   * flight (the rest wait in order, under their own deadline), `rate` starts per interval, a
+   * 429's Retry-After holding every call, and `reuse` of read-only idempotent tools' results for
+   * `ttlMs`; `store` shares all of it across workers. See docs/options.md's "Call policy".
+   * @default undefined (no limit, nothing reused)
+   */
+  policy?: CallPolicy;
 }
 
 /** The keys of a grant, by its `type`; an unknown type is left to `checkAuth`. */
@@ -341,6 +351,7 @@ export const CLIENT_OPTION_KEYS = {
   extensions: true,
   apps: { mimeTypes: true },
   skills: true,
+  policy: POLICY_KEYS,
 } as const satisfies OptionKeys<ClientOptions>;
 
 /** A local server's target: `env` holds the user's variables, not option names. */
@@ -388,6 +399,7 @@ export interface ResolvedOptions {
   /** Every extension declared, `apps` and `skills` included. */
   extensions: JsonObject;
   skills: boolean;
+  policy: CallPolicy | undefined;
 }
 
 export const DEFAULTS = Object.freeze({
@@ -469,6 +481,7 @@ export function resolveOptions(server: ClientTarget, options: ClientOptions = {}
     tracing: options.tracing ?? DEFAULTS.tracing,
     extensions: extensionsOf(options),
     skills: options.skills === true,
+    policy: options.policy,
   };
   for (const key of [
     'timeoutMs',
@@ -499,6 +512,7 @@ export function resolveOptions(server: ClientTarget, options: ClientOptions = {}
   checkHandleStore(resolved.handles);
   checkAuth(resolved.auth);
   checkTracing(resolved.tracing);
+  checkPolicy(resolved.policy);
   count('retry.retries', retry.retries);
   count('reconnectAttempts', resolved.reconnectAttempts);
   for (const key of ['minDelayMs', 'maxDelayMs', 'maxRetryAfterMs'] as const) {

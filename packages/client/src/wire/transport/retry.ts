@@ -23,6 +23,7 @@ import {
   TransportError,
 } from '../../core/errors.ts';
 import type { JsonRpcResponse } from '../../core/jsonrpc.ts';
+import { pushback } from '../../core/pushback.ts';
 import type { RetryPolicy } from '../../core/types.ts';
 import {
   refusedGrpcCode,
@@ -248,6 +249,8 @@ function retrying<T>(
           ? error.retryAfterMs
           : undefined;
       if (asked === undefined) return true;
+      // A 429 slows every call to the server, not only this one: the policy above hears it now.
+      if (error instanceof HttpStatusError && error.status === 429) pushback(deadline, asked);
       if (asked > policy.maxRetryAfterMs || asked > deadline.remainingMs()) return false;
       if (asked > retryDelay) await sleep(asked - retryDelay, deadline.signal);
       return true;
