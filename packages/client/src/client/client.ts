@@ -62,7 +62,8 @@ import {
   type Span,
   spanOf,
 } from '../telemetry/span.ts';
-import { callHeaders, createAgent, withGate } from '../wire/transport/http.ts';
+import { withGate } from '../wire/transport/gate-interceptor.ts';
+import { callHeaders, createAgent } from '../wire/transport/http.ts';
 import { callDeadline, checkLimits } from './call-deadline.ts';
 import { type ClientEvent, type ClientEvents, EventHub, eventOf } from './events.ts';
 import {
@@ -228,7 +229,9 @@ export class McpClient implements AsyncDisposable {
         maxResponseBytes: this.#options.maxResponseBytes,
       });
     this.#gatedDispatcher =
-      gate && this.#dispatcher ? withGate(this.#dispatcher, gate) : this.#dispatcher;
+      gate && this.#dispatcher
+        ? withGate(this.#dispatcher, gate, this.#options.maxResponseBytes)
+        : this.#dispatcher;
     this.#policy = policyParts(
       this.#options.policy,
       this.url,

@@ -9,35 +9,22 @@ import { wireSignal } from '../../core/deadline.ts';
 import { HttpStatusError, ResponseTooLargeError, TransportError } from '../../core/errors.ts';
 import { transientStatus } from '../../core/wire-codes.ts';
 
-// undici's entry point also loads fetch, WebSocket, EventSource, its cache and its mocks: more
-// than half of the client's import time. The client needs the Agent and request() alone, so they
-// come from their own modules (undici is pinned to one version, whose layout this relies on), and
-// only when the first client is made: importing the package loads no undici at all.
+// undici is loaded by its public entry when the first client is made, not when the package is
+// imported: most of it (fetch, WebSocket, its cache and mocks) is never used here.
 const load = createRequire(import.meta.url);
 
-interface UndiciParts {
-  Agent: typeof UndiciAgent;
-  requestOn(this: Dispatcher, options: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData>;
-  parseURL(url: string): URL;
-}
-
-let undici: UndiciParts | undefined;
-
-function undiciParts(): UndiciParts {
-  undici ??= {
-    Agent: load('undici/lib/dispatcher/agent.js') as typeof UndiciAgent,
-    requestOn: load('undici/lib/api/api-request.js') as UndiciParts['requestOn'],
-    parseURL: (load('undici/lib/core/util.js') as Pick<UndiciParts, 'parseURL'>).parseURL,
-  };
-  return undici;
-}
+let undici: typeof import('undici') | undefined;
 
 /** A pooled undici Agent for one client, whose deadlines are its calls' own. */
 export function createAgent(connectTimeoutMs: number): UndiciAgent {
-  const { Agent } = undiciParts();
+  undici ??= load('undici') as typeof import('undici');
   // Deadlines belong to the call (core/deadline.ts), not to the socket: an SSE stream may stay quiet
   // for minutes while a tool reports no progress.
-  return new Agent({ connect: { timeout: connectTimeoutMs }, headersTimeout: 0, bodyTimeout: 0 });
+  return new undici.Agent({
+    connect: { timeout: connectTimeoutMs },
+    headersTimeout: 0,
+    bodyTimeout: 0,
+  });
 }
 
 /** Origin and path of the last URL sent to: a client sends nearly every request to one URL. */
@@ -45,8 +32,7 @@ let target = { url: '', origin: '', path: '' };
 
 function targetOf(url: string): { origin: string; path: string } {
   if (target.url !== url) {
-    // undici's own parsing, with its checks (http: or https: only), as its request() does.
-    const parsed = (undici ?? undiciParts()).parseURL(url);
+    const parsed = new URL(url);
     const path = parsed.search ? `${parsed.pathname}${parsed.search}` : parsed.pathname;
     target = { url, origin: parsed.origin, path };
   }
@@ -89,7 +75,7 @@ export const callHeaders = new AsyncLocalStorage<Record<string, string>>();
 /**
  * What stands between a client's requests and the wire when headers change per request or
  * credentials are in play: headers asked for each request, and a look at each 401 or 403 before
- * the dialect sees it.
+ * the dialect sees it. gate-interceptor.ts puts it in a dispatcher.
  */
 export interface RequestGate {
   /** Headers for this request, over the ones the dialect set (credentials, say). */
@@ -109,57 +95,33 @@ export type Refusal = Pick<HttpResponse, 'status' | 'header'>;
 export const MAX_GATE_ROUNDS = 5;
 
 /**
- * A dispatcher whose requests pass a gate. Only `send` below looks inside: everything above it
- * still sees a Dispatcher, so no dialect knows credentials exist.
+ * The request as `send` described it, riding in the dispatch options: an interceptor that asks
+ * the gate (gate-interceptor.ts) needs the URL as written and the call's AbortSignal, where undici
+ * has only origin, path and the deadline's emitter. A field survives the copies interceptors make
+ * of the options, which a WeakMap keyed by the options object would not.
  */
-class GatedDispatcher {
-  readonly inner: Dispatcher;
-  readonly gate: RequestGate;
-  constructor(inner: Dispatcher, gate: RequestGate) {
-    this.inner = inner;
-    this.gate = gate;
-  }
-  dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
-    return this.inner.dispatch(options, handler);
-  }
+export const HTTP_REQUEST = Symbol('toolwire.httpRequest');
+
+export interface SentOptions extends Dispatcher.RequestOptions {
+  [HTTP_REQUEST]?: HttpRequest;
 }
 
-/** The gate a dispatcher's requests pass, if any: a channel that does not send through it asks it. */
-export function gateOf(dispatcher: Dispatcher): RequestGate | undefined {
-  return dispatcher instanceof GatedDispatcher ? dispatcher.gate : undefined;
-}
-
-/** `dispatcher`, with every request sent through it passing `gate`. */
-export function withGate(dispatcher: Dispatcher, gate: RequestGate): Dispatcher {
-  return new GatedDispatcher(dispatcher, gate) as unknown as Dispatcher;
+/**
+ * An error of ours (a gate's, say) carried through undici from an interceptor: `send` throws what
+ * it carries, where undici's own errors become a TransportError.
+ */
+export class CarriedError extends Error {
+  readonly carried: unknown;
+  constructor(carried: unknown) {
+    super('an interceptor failed the request', { cause: carried });
+    this.carried = carried;
+  }
 }
 
 export function send(dispatcher: Dispatcher, req: HttpRequest): Promise<HttpResponse> {
   const perCall = callHeaders.getStore();
   if (perCall) req = { ...req, headers: { ...req.headers, ...perCall } };
-  // Most clients have no gate: their requests go straight out, without a frame of their own.
-  if (!(dispatcher instanceof GatedDispatcher)) return transmit(dispatcher, req);
-  return sendGated(dispatcher, req);
-}
-
-async function sendGated(dispatcher: GatedDispatcher, req: HttpRequest): Promise<HttpResponse> {
-  const { inner, gate } = dispatcher;
-  for (let round = 1; ; round++) {
-    const extra = await gate.headers(req);
-    const response = await transmit(inner, { ...req, headers: { ...req.headers, ...extra } });
-    if ((response.status !== 401 && response.status !== 403) || round === MAX_GATE_ROUNDS) {
-      return response;
-    }
-    let again: boolean;
-    try {
-      again = await gate.refused(req, response);
-    } catch (error) {
-      abandon(response);
-      throw error;
-    }
-    if (!again) return response;
-    discard(response);
-  }
+  return transmit(dispatcher, req);
 }
 
 async function transmit(dispatcher: Dispatcher, req: HttpRequest): Promise<HttpResponse> {
@@ -169,16 +131,19 @@ async function transmit(dispatcher: Dispatcher, req: HttpRequest): Promise<HttpR
   let response: Dispatcher.ResponseData;
   try {
     const { origin, path } = targetOf(req.url);
-    response = await (undici ?? undiciParts()).requestOn.call(dispatcher, {
+    const options: SentOptions = {
       origin,
       path,
       method: req.method,
       headers: req.headers,
       body: req.body ?? null,
       signal: wireSignal(req.signal),
-    });
+      [HTTP_REQUEST]: req,
+    };
+    response = await dispatcher.request(options);
   } catch (error) {
     if (req.signal.aborted) throw req.signal.reason;
+    if (error instanceof CarriedError) throw error.carried;
     throw transportError(error, req.url);
   }
   return new UndiciResponse(response);

@@ -20,9 +20,9 @@ import { createGrpcTransport, Http2SessionManager } from '@connectrpc/connect-no
 import type { Deadline } from '../../../core/deadline.ts';
 import { type ErrorContext, JsonRpcError, StreamTruncatedError } from '../../../core/errors.ts';
 import { isObject, type JsonObject } from '../../../core/jsonrpc.ts';
+import { gateOf } from '../../../wire/transport/gate-interceptor.ts';
 import {
   callHeaders,
-  gateOf,
   type HttpRequest,
   MAX_GATE_ROUNDS,
   type Refusal,
