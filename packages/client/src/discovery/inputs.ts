@@ -34,7 +34,12 @@ export async function fillInput(
   source: InputSource | undefined,
 ): Promise<Filled | undefined> {
   if (spec.value !== undefined) {
-    const filled = await fillTemplate(spec.value, spec.variables, key, source);
+    const filled = await fillTemplate(
+      spec.value,
+      spec.variables,
+      (name) => `${key}.${name}`,
+      source,
+    );
     return { value: filled.value, secret: filled.secret || spec.isSecret === true };
   }
   const given = await ask(source, { key, name, spec });
@@ -81,19 +86,19 @@ function check(key: string, spec: InputSpec, value: string): void {
 const VARIABLE = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
 /**
- * `template` with each `{name}` of `variables` filled (each an input of its own, keyed under
- * `key`); a `{name}` the map does not have stays as it is, as the registry's schema says.
+ * `template` with each `{name}` of `variables` filled (each an input of its own, keyed by
+ * `keyOf(name)`); a `{name}` the map does not have stays as it is, as the registry's schema says.
  */
 export async function fillTemplate(
   template: string,
   variables: Readonly<Record<string, InputSpec>> | undefined,
-  key: string,
+  keyOf: (name: string) => string,
   source: InputSource | undefined,
 ): Promise<Filled> {
   const values = new Map<string, Filled | undefined>();
   for (const [, name] of template.matchAll(VARIABLE)) {
     if (values.has(name!) || !variables || !Object.hasOwn(variables, name!)) continue;
-    values.set(name!, await fillInput(`${key}.${name}`, name!, variables[name!]!, source));
+    values.set(name!, await fillInput(keyOf(name!), name!, variables[name!]!, source));
   }
   let secret = false;
   const value = template.replace(VARIABLE, (whole, name: string) => {

@@ -51,7 +51,12 @@ export async function chooseRemote(
       card.source ? { url: card.source } : {},
     );
   }
-  const filledUrl = await fillTemplate(remote.url, remote.variables, 'variable', source);
+  const filledUrl = await fillTemplate(
+    remote.url,
+    remote.variables,
+    (name) => `variable:${name}`,
+    source,
+  );
   const url = filledUrl.value;
   if (!/^https?:\/\//i.test(url) || !URL.canParse(url) || /\{[A-Za-z_]\w*\}/.test(url)) {
     // The URL itself is not told: a secret variable may be in it.
