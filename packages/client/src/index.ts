@@ -14,6 +14,7 @@ export { LEGACY_VERSIONS, MODERN_VERSIONS } from './dialects/versions.ts';
 // Finding servers: Server Cards, AI Catalogs, the MCP Registry (each loaded on first use).
 export {
   checkCard,
+  connectionOf,
   createMcpClientFrom,
   discoverServers,
   fetchServerCard,

@@ -48,7 +48,7 @@ export type { FetchOptions } from './discovery/fetch-document.ts';
 export type { DiscoverOptions, Discovery } from './discovery/discover.ts';
 export type { SkippedEntry } from './discovery/catalog.ts';
 export type { InputRequest, InputSource } from './discovery/inputs.ts';
-export type { CardSource, FromCardOptions } from './discovery/from.ts';
+export type { CardConnection, CardSource, FromCardOptions } from './discovery/from.ts';
 export type { PackageCommand, PackageOptions } from './discovery/packages.ts';
 export type { BundleOptions, VerifiedBundle } from './discovery/bundle.ts';
 export type {

@@ -5,7 +5,7 @@
 import type { McpClient } from '../client/client.ts';
 import type { BundleOptions, VerifiedBundle } from './bundle.ts';
 import type { DiscoverOptions, Discovery } from './discover.ts';
-import type { CardSource, FromCardOptions } from './from.ts';
+import type { CardConnection, CardSource, FromCardOptions } from './from.ts';
 import type { PackageCommand, PackageOptions } from './packages.ts';
 import type {
   RegistryEntry,
@@ -46,6 +46,14 @@ export async function createMcpClientFrom(
   options?: FromCardOptions,
 ): Promise<McpClient> {
   return (await import('./from.ts')).createMcpClientFrom(source, options);
+}
+
+/** How to reach what a card describes (a URL and headers, or a command line), its inputs filled. */
+export async function connectionOf(
+  source: CardSource,
+  options?: Pick<FromCardOptions, 'inputs' | 'prefer' | 'path'>,
+): Promise<CardConnection> {
+  return (await import('./from.ts')).connectionOf(source, options);
 }
 
 /** Where a card and its connected server disagree; the server wins. */

@@ -35,26 +35,68 @@ export function cardOf(source: CardSource): ServerCard {
   return readCard(source, typeof loose.source === 'string' ? loose.source : undefined);
 }
 
+/**
+ * How to reach what a card describes, before any client: a URL with its headers, or a command
+ * line. `secret` names the headers or environment variables a secret went into, so a caller
+ * writing it down (an mcpServers file) can leave those as references.
+ */
+export type CardConnection =
+  | {
+      kind: 'http';
+      url: string;
+      headers: Record<string, string>;
+      secret: string[];
+      /** True when a secret went into the URL itself. */
+      secretUrl: boolean;
+      options: Pick<ClientOptions, 'protocolVersion' | 'dialect'>;
+    }
+  | {
+      kind: 'stdio';
+      command: string;
+      args: string[];
+      env: Record<string, string>;
+      secret: string[];
+    };
+
+export async function connectionOf(
+  source: CardSource,
+  options: Pick<FromCardOptions, 'inputs' | 'prefer' | 'path'> = {},
+): Promise<CardConnection> {
+  const card = cardOf(source);
+  const hasRemote = (card.remotes ?? []).length > 0;
+  const hasPackage = (card.packages ?? []).length > 0;
+  if (hasPackage && (!hasRemote || options.prefer === 'package')) {
+    const { command, args, env, secretEnv } = await packageCommand(card, options);
+    return { kind: 'stdio', command, args, env, secret: secretEnv };
+  }
+  const chosen = await chooseRemote(card, options.inputs);
+  return {
+    kind: 'http',
+    url: chosen.url,
+    headers: chosen.headers,
+    secret: chosen.secretHeaders,
+    secretUrl: chosen.secretUrl,
+    options: chosen.options,
+  };
+}
+
 export async function createMcpClientFrom(
   source: CardSource,
   options: FromCardOptions = {},
 ): Promise<McpClient> {
-  const { inputs, prefer = 'remote', path, ...clientOptions } = options;
-  const card = cardOf(source);
-  const hasRemote = (card.remotes ?? []).length > 0;
-  const hasPackage = (card.packages ?? []).length > 0;
-  if (hasPackage && (!hasRemote || prefer === 'package')) {
-    const { secretEnv: _, ...command } = await packageCommand(card, { inputs, path });
-    return createMcpClient(command, clientOptions);
-  }
+  const { inputs, prefer, path, ...clientOptions } = options;
   if (typeof clientOptions.headers === 'function') {
     throw new TypeError(
       "with a card, give `headers` as a record: the card's headers are merged into it",
     );
   }
-  const chosen = await chooseRemote(card, inputs);
-  const headers = { ...chosen.headers, ...clientOptions.headers };
-  return createMcpClient(chosen.url, { ...chosen.options, ...clientOptions, headers });
+  const connection = await connectionOf(source, { inputs, prefer, path });
+  if (connection.kind === 'stdio') {
+    const { command, args, env } = connection;
+    return createMcpClient({ command, args, env }, clientOptions);
+  }
+  const headers = { ...connection.headers, ...clientOptions.headers };
+  return createMcpClient(connection.url, { ...connection.options, ...clientOptions, headers });
 }
 
 /**

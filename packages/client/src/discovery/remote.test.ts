@@ -1,9 +1,9 @@
 import { expect, test } from 'vitest';
 import { DiscoveryError } from '../core/errors.ts';
 import { chooseRemote, rankRemotes } from './remote.ts';
-import type { ServerCard } from './types.ts';
+import type { RemoteSpec, ServerCard } from './types.ts';
 
-const card = (remotes: ServerCard['remotes']): ServerCard => ({ name: 'com.example/x', remotes });
+const card = (remotes: RemoteSpec[]): ServerCard => ({ name: 'com.example/x', remotes });
 
 test('streamable HTTP before the deprecated SSE, whatever the order in the card', () => {
   const ranked = rankRemotes(
