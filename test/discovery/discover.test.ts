@@ -167,7 +167,7 @@ test('a redirect to another origin is not followed; one on the same origin is', 
   domain.docs.set('/mcp/server-card', {
     body: { name: 'good/card', version: '1', description: 'G' },
   });
-  const away = await fetchServerCard(`${domain.origin}/away`).catch((e: unknown) => e as Error);
+  const away = (await fetchServerCard(`${domain.origin}/away`).catch((e: unknown) => e)) as Error;
   expect(away).toBeInstanceOf(DiscoveryError);
   expect(away.message).toContain(elsewhere.origin);
   expect(away.message).not.toContain('t=1');

@@ -31,7 +31,7 @@ export async function startDomain(): Promise<Domain> {
     let status = doc ? (doc.status ?? 200) : 404;
     const headers: Record<string, string> = { ...doc?.headers };
     if (doc?.etag) {
-      headers.etag = doc.etag;
+      headers['etag'] = doc.etag;
       if (request.headers['if-none-match'] === doc.etag) status = 304;
     }
     log.push({ path, headers: request.headers, status });

@@ -9,6 +9,7 @@ import {
   DiscoveryError,
   type InputRequest,
   MissingInputError,
+  type ServerCard,
   serverRegistry,
 } from '@toolwire/client';
 import { startReferenceServer } from '@toolwire/reference-server';
@@ -62,7 +63,7 @@ test('a templated remote: the URL starts with a variable, the secret header is f
   ]);
   const mcpRequests = server.log.filter((r) => r.path === pathname);
   expect(mcpRequests.length).toBeGreaterThan(0);
-  expect(mcpRequests.every((r) => r.headers.authorization === 'Bearer t0k-secret')).toBe(true);
+  expect(mcpRequests.every((r) => r.headers['authorization'] === 'Bearer t0k-secret')).toBe(true);
   expect(mcpRequests[0]!.headers['x-region']).toBe('eu');
   // Streamable HTTP was chosen over the SSE remote listed first.
   expect(server.log.some((r) => r.path === '/sse')).toBe(false);
@@ -90,7 +91,7 @@ test('a required secret nobody gives: a MissingInputError before anything is sen
 
 test('a card that disagrees with its server: the server wins, and the differences are reported', async () => {
   await using server = await startReferenceServer();
-  const card = {
+  const card: ServerCard = {
     name: 'toolwire-reference-server',
     version: '9.9.9',
     title: 'Not the real title',

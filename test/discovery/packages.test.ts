@@ -18,14 +18,14 @@ import { binOf } from '../helpers/stdio.ts';
 import { startDomain } from './domain.ts';
 
 let dir: string;
-const PATH = process.env.PATH;
+const PATH = process.env['PATH'];
 
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'toolwire-discovery-'));
 });
 
 afterEach(async () => {
-  process.env.PATH = PATH;
+  process.env['PATH'] = PATH;
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -38,7 +38,7 @@ test.skipIf(process.platform === 'win32')(
       `#!/bin/sh\nnode -e 'require("fs").writeFileSync(process.argv[1], JSON.stringify({ args: process.argv.slice(2), key: process.env.ACME_KEY }))' ${JSON.stringify(record)} "$@"\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(binOf('@toolwire/reference-server'))} --stdio\n`,
     );
     await chmod(join(dir, 'npx'), 0o755);
-    process.env.PATH = `${dir}${delimiter}${PATH}`;
+    process.env['PATH'] = `${dir}${delimiter}${PATH}`;
     await using client = await createMcpClientFrom(
       {
         server: {
@@ -69,7 +69,7 @@ test.skipIf(process.platform === 'win32')(
 );
 
 test('a package whose runner is missing fails with what to install, before anything runs', async () => {
-  process.env.PATH = dir;
+  process.env['PATH'] = dir;
   const error = await createMcpClientFrom({
     name: 'io.github.acme/weather',
     packages: [
