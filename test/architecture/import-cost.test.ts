@@ -28,12 +28,12 @@ async function loadedBy(specifier: string): Promise<string[]> {
   return stdout.split('\n');
 }
 
-test('importing the client loads no undici, no dialect, no channel, no OAuth, no OpenTelemetry', async () => {
+test('importing the client loads no undici, no dialect, no channel, no OAuth, no OpenTelemetry, no discovery', async () => {
   const loaded = await loadedBy('@toolwire/client');
   const own = loaded.filter((url) => url.includes('/client/dist/'));
   expect(own.length).toBeGreaterThan(10);
   const deferred = loaded.filter((url) =>
-    /\/node_modules\/(undici|@opentelemetry|oauth4webapi|eventsource-parser)\/|\/client\/dist\/(dialects\/(?!mcp-lite\/grpc\/url|verdicts|versions|registry|registered|descriptor|shared|[\w-]+\/descriptor\.)|wire\/channels\/|negotiate\/|client\/connection|auth\/(oauth|grants|registration|discovery)|wire\/transport\/(sse|stdio\/(?!environment)))/.test(
+    /\/node_modules\/(undici|@opentelemetry|oauth4webapi|eventsource-parser)\/|\/client\/dist\/(dialects\/(?!mcp-lite\/grpc\/url|verdicts|versions|registry|registered|descriptor|shared|[\w-]+\/descriptor\.)|wire\/channels\/|negotiate\/|client\/connection|auth\/(oauth|grants|registration|discovery)|discovery\/(?!entry\.)|wire\/transport\/(sse|stdio\/(?!environment)))/.test(
       url,
     ),
   );

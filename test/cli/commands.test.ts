@@ -412,7 +412,10 @@ describe('exit status', () => {
       [['call', dualEra.url, 'add', 'a=two'], 'a must be number, got "two"'],
       [['call', dualEra.url, 'add', 'a=1'], 'add needs b=<number>'],
       [['call', 'add'], '"add" is not an http(s) URL'],
-      [['inspect'], 'name a server: a URL, --config FILE --server NAME, or -- COMMAND ARGS…'],
+      [
+        ['inspect'],
+        'name a server: a URL, registry:NAME, a card URL, --config FILE --server NAME, or -- COMMAND ARGS…',
+      ],
       [
         ['inspect', dualEra.url, '--protocol', '1999-01-01'],
         '--protocol takes auto, modern, legacy, 2026-07-28, 2025-11-25',

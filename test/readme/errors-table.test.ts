@@ -76,6 +76,9 @@ const EXAMPLES: Record<string, () => client.McpError> = {
   AbortedError: () => new client.AbortedError(),
   ClientClosedError: () => new client.ClientClosedError(),
   StoreUnavailableError: () => new client.StoreUnavailableError('verdicts.get', 'timed out'),
+  DiscoveryError: () => new client.DiscoveryError('card', 'not JSON'),
+  MissingInputError: () => new client.MissingInputError('header:Authorization', 'required'),
+  RunnerMissingError: () => new client.RunnerMissingError('uvx', 'install uv'),
   InternalError: () => new client.InternalError(new Error('bug')),
 };
 

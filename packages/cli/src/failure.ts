@@ -14,6 +14,9 @@ import { UnsafeUrlError } from './openable.ts';
 /** The failures that mean the server is out of reach, whenever they happen. */
 const CONNECTION_CODES = new Set([
   'TRANSPORT',
+  // What describes the server could not be read, or its package cannot run here.
+  'DISCOVERY',
+  'RUNNER_MISSING',
   // A local server that died is out of reach as a broken connection is.
   'SERVER_EXITED',
   'HTTP_STATUS',
@@ -24,7 +27,7 @@ const CONNECTION_CODES = new Set([
   'AUTHORIZATION',
 ]);
 
-const INPUT_CODES = new Set(['INPUT_REQUIRED', 'URL_ELICITATION_REQUIRED']);
+const INPUT_CODES = new Set(['INPUT_REQUIRED', 'URL_ELICITATION_REQUIRED', 'MISSING_INPUT']);
 
 /**
  * The exit status for `error`. `connecting` is true while the client was still connecting: any

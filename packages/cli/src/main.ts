@@ -11,8 +11,10 @@ import type { CommandName, CommandOptions } from './run.ts';
 import type { Streams } from './terminal.ts';
 
 const TARGETS = `
-A server is named one of three ways:
+A server is named one of these ways:
   URL                            https://example.com/mcp
+  registry:NAME                  an MCP Registry entry (--registry URL for a private one)
+  CARD-URL                       a Server Card: https://example.com/mcp/server-card
   --config FILE --server NAME    an entry of an mcpServers file (Claude, Cursor, VS Code, ...)
   -- COMMAND ARGS…               a local server, started as a child process (stdio)
 
@@ -89,6 +91,35 @@ export async function main(
     .action(run('logout'));
 
   program
+    .command('discover')
+    .description('list the MCP servers a domain publishes (AI Catalog, Server Cards)')
+    .usage('[options] DOMAIN')
+    .argument('[words...]')
+    .option('--json', 'print one JSON document on stdout')
+    .option('--no-color', 'no colours')
+    .action(async (words: string[], options: CommandOptions) => {
+      const { runDiscover } = await import('./run.ts');
+      exitCode = await runDiscover(words, options, streams);
+    });
+
+  program
+    .command('add')
+    .description('write a registry server (or a card) into an mcpServers file an editor reads')
+    .usage('[options] NAME --config FILE')
+    .argument('[words...]')
+    .option('--config <file>', 'the mcpServers JSON file to write (made if missing)')
+    .option('--registry <url>', 'the MCP Registry to look NAME up in (its root)')
+    .option('--input <key=value>', 'a value the entry asks for (repeatable)', collect, [])
+    .option('--as <key>', 'the name to write the server under')
+    .option('--force', 'replace a server of that name')
+    .option('--json', 'print one JSON document on stdout')
+    .option('--no-color', 'no colours')
+    .action(async (words: string[], options: CommandOptions) => {
+      const { runAdd } = await import('./run.ts');
+      exitCode = await runAdd(words, options, streams);
+    });
+
+  program
     .command('demo')
     .description('a guided tour against the bundled reference server')
     .option('-y, --yes', 'without a terminal, answer the demo form with its defaults')
@@ -135,7 +166,14 @@ function withTargetOptions(command: Command): Command {
       'let --out replace files already there (a symlink is replaced, not followed)',
     )
     .option('--json', 'print one JSON document on stdout')
-    .option('--no-color', 'no colours');
+    .option('--no-color', 'no colours')
+    .option('--registry <url>', 'the MCP Registry registry:NAME is looked up in (its root)')
+    .option(
+      '--input <key=value>',
+      'a value a card or registry entry asks for: variable:NAME, header:NAME, env:NAME (repeatable)',
+      collect,
+      [],
+    );
 }
 
 function collect(value: string, previous: string[]): string[] {

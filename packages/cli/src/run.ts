@@ -102,6 +102,40 @@ export async function runDemo(
   }
 }
 
+export async function runDiscover(
+  words: string[],
+  options: CommandOptions,
+  streams: Streams,
+): Promise<number> {
+  const terminal = new Terminal(streams, {
+    json: options.json === true,
+    color: options.color !== false,
+  });
+  try {
+    const { discoverCommand } = await import('./commands/discover.ts');
+    return await discoverCommand(words, terminal);
+  } catch (error) {
+    return report(error, terminal, 'discover');
+  }
+}
+
+export async function runAdd(
+  words: string[],
+  options: CommandOptions & { as?: string },
+  streams: Streams,
+): Promise<number> {
+  const terminal = new Terminal(streams, {
+    json: options.json === true,
+    color: options.color !== false,
+  });
+  try {
+    const { addCommand } = await import('./commands/add.ts');
+    return await addCommand(words, options, terminal);
+  } catch (error) {
+    return report(error, terminal, 'add');
+  }
+}
+
 /** Prints why the command failed (and, in JSON mode, a document saying so); the exit status. */
 function report(error: unknown, terminal: Terminal, command: string): number {
   const exitCode = exitCodeFor(error);

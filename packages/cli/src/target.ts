@@ -2,6 +2,11 @@
  * Which server a command talks to: a URL (the first word), a local command after `--`, or an entry
  * of an `mcpServers` file (`--config FILE --server NAME`). Exactly one of them.
  */
+import {
+  type DiscoveredTargetOptions,
+  namesDiscoveredTarget,
+  resolveDiscovered,
+} from './discovered-target.ts';
 import { UsageError } from './exit-codes.ts';
 import { pickServer, readMcpConfig, type ServerEntry } from './mcp-config.ts';
 
@@ -10,7 +15,7 @@ export type Target = ServerEntry & {
   label: string;
 };
 
-export interface TargetOptions {
+export interface TargetOptions extends DiscoveredTargetOptions {
   config?: string | undefined;
   server?: string | undefined;
   /** `-H "Name: value"` lines, for a URL target. */
@@ -52,7 +57,18 @@ export async function resolveTarget(
   }
   const [first, ...rest] = words;
   if (first === undefined) {
-    throw new UsageError('name a server: a URL, --config FILE --server NAME, or -- COMMAND ARGS…');
+    throw new UsageError(
+      'name a server: a URL, registry:NAME, a card URL, --config FILE --server NAME, or -- COMMAND ARGS…',
+    );
+  }
+  if (namesDiscoveredTarget(first)) {
+    const entry = await resolveDiscovered(first, options);
+    if (entry.kind === 'stdio') {
+      noHeaders(options, 'a local package');
+      return { target: { ...entry, label: first }, rest };
+    }
+    const headers = { ...entry.headers, ...parseHeaders(options.header) };
+    return { target: { ...entry, headers, label: first }, rest };
   }
   if (!/^https?:\/\//i.test(first) || !URL.canParse(first)) {
     throw new UsageError(

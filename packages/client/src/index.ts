@@ -11,12 +11,26 @@ export { serverInstructions, serverOfTool } from './multi/source.ts';
 export { DIALECTS } from './dialects/registered.ts';
 export { LEGACY_VERSIONS, MODERN_VERSIONS } from './dialects/versions.ts';
 
+// Finding servers: Server Cards, AI Catalogs, the MCP Registry (each loaded on first use).
+export {
+  checkCard,
+  connectionOf,
+  createMcpClientFrom,
+  discoverServers,
+  fetchServerCard,
+  packageCommand,
+  readServerCard,
+  serverRegistry,
+  verifyBundle,
+} from './discovery/entry.ts';
+
 // Errors: one tree, each with a code and a family.
 export {
   AbortedError,
   AuthorizationError,
   ClientClosedError,
   ContentTypeError,
+  DiscoveryError,
   GrpcStatusError,
   HandleExpiredError,
   HandlerError,
@@ -31,11 +45,13 @@ export {
   McpError,
   MetadataChangedError,
   MissingCapabilityError,
+  MissingInputError,
   MoreResourceRequiredError,
   NotSupportedError,
   OutputValidationError,
   ResourceNotFoundError,
   ResponseTooLargeError,
+  RunnerMissingError,
   ServerExitedError,
   SessionExpiredError,
   SkillVerificationError,

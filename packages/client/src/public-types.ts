@@ -32,6 +32,33 @@ export type {
 export type { DialectChoice } from './dialects/registered.ts';
 export type { ProtocolChoice } from './dialects/versions.ts';
 
+// Finding servers: cards, catalogs, the MCP Registry, and what they describe.
+export type {
+  ArgumentSpec,
+  CardDifference,
+  DiscoveredServer,
+  InputSpec,
+  NamedInput,
+  PackageSpec,
+  RemoteSpec,
+  ServerCard,
+} from './discovery/types.ts';
+export type { CachedDocument, DocumentCache } from './discovery/cache.ts';
+export type { FetchOptions } from './discovery/fetch-document.ts';
+export type { DiscoverOptions, Discovery } from './discovery/discover.ts';
+export type { SkippedEntry } from './discovery/catalog.ts';
+export type { InputRequest, InputSource } from './discovery/inputs.ts';
+export type { CardConnection, CardSource, FromCardOptions } from './discovery/from.ts';
+export type { PackageCommand, PackageOptions } from './discovery/packages.ts';
+export type { BundleOptions, VerifiedBundle } from './discovery/bundle.ts';
+export type {
+  RegistryEntry,
+  RegistryPage,
+  SearchOptions,
+  ServerRegistry,
+  ServerRegistryOptions,
+} from './discovery/server-registry.ts';
+
 // What servers send and calls report.
 export type {
   Annotations,

@@ -61,7 +61,10 @@ export type McpErrorCode =
   | 'CLIENT_CLOSED'
   | 'INTERNAL'
   | 'AUTHORIZATION'
-  | 'STORE_UNAVAILABLE';
+  | 'STORE_UNAVAILABLE'
+  | 'DISCOVERY'
+  | 'MISSING_INPUT'
+  | 'RUNNER_MISSING';
 
 /**
  * The kind of failure, for code that reacts to a kind rather than to one class:
@@ -114,6 +117,9 @@ const FAMILIES: Record<McpErrorCode, McpErrorFamily> = {
   ABORTED: 'local',
   CLIENT_CLOSED: 'local',
   STORE_UNAVAILABLE: 'local',
+  DISCOVERY: 'protocol',
+  MISSING_INPUT: 'local',
+  RUNNER_MISSING: 'local',
   INTERNAL: 'local',
 };
 
@@ -892,5 +898,48 @@ export class StoreUnavailableError extends McpError {
       ...options,
     });
     this.operation = operation;
+  }
+}
+
+/**
+ * A catalog, a Server Card or a registry entry could not be used: not found, not JSON, not the
+ * published shape, sent from another origin by a redirect, or a bundle whose digest is wrong.
+ * `document` names what was being read (`catalog`, `card`, `registry`, `bundle`).
+ */
+export class DiscoveryError extends McpError {
+  override readonly name = 'DiscoveryError';
+  readonly document: string;
+  constructor(document: string, detail: string, options: McpErrorOptions = {}) {
+    super('DISCOVERY', `${document}: ${detail}`, options);
+    this.document = document;
+  }
+}
+
+/**
+ * A card's or entry's input (a URL variable, a header, an argument, an environment variable) has
+ * no value: required and not given, or not one of its choices or its format. Names the input,
+ * never its value, so a secret stays out of the message.
+ */
+export class MissingInputError extends McpError {
+  override readonly name = 'MissingInputError';
+  readonly input: string;
+  constructor(input: string, detail: string, options: McpErrorOptions = {}) {
+    super('MISSING_INPUT', `input ${input}: ${detail}`, options);
+    this.input = input;
+  }
+}
+
+/**
+ * A registry package needs a program this machine lacks (`npx`, `uvx`, `docker`), or is of a kind
+ * toolwire cannot run. `install` says what to install.
+ */
+export class RunnerMissingError extends McpError {
+  override readonly name = 'RunnerMissingError';
+  readonly runner: string;
+  readonly install: string;
+  constructor(runner: string, install: string, options: McpErrorOptions = {}) {
+    super('RUNNER_MISSING', `cannot run the package without ${runner}: ${install}`, options);
+    this.runner = runner;
+    this.install = install;
   }
 }
