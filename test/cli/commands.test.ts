@@ -433,5 +433,6 @@ describe('exit status', () => {
 
     const notFound = await toolwireJson(['read', dualEra.url, 'ref://nope']);
     expect(notFound).toMatchObject({ code: 4, json: { error: { exitCode: 4 } } });
-  });
+    // Eleven commands one after another, each a process of its own: a bound for a loaded host.
+  }, 90_000);
 });
