@@ -192,7 +192,12 @@ export function reachable(value: unknown, what: string, serverUrl: URL, base?: U
  */
 export function checkEndpoints(metadata: JsonObject, serverUrl: URL): void {
   for (const [name, value] of Object.entries(metadata)) {
-    if ((name.endsWith('_endpoint') || name === 'jwks_uri') && value !== undefined) {
+    // An endpoint left out (absent, or null as some servers write it) is not one to reach.
+    if (
+      (name.endsWith('_endpoint') || name === 'jwks_uri') &&
+      value !== undefined &&
+      value !== null
+    ) {
       reachable(value, name, serverUrl);
     }
   }
