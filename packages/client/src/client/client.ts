@@ -617,7 +617,7 @@ export class McpClient implements AsyncDisposable {
   async #shutdown(): Promise<void> {
     for (const deadline of this.#calls.snapshot())
       deadline.abort(new ClientClosedError({ url: this.url }));
-    this.#policy?.admission?.close();
+    await this.#policy?.admission?.close();
     const dialect = this.#dialect ?? (await this.#connecting?.catch(() => undefined));
     await dialect?.close();
     if (this.#ownsDispatcher) await this.#dispatcher?.destroy();
@@ -820,15 +820,18 @@ export class McpClient implements AsyncDisposable {
     const waiting = admission.enter(deadline, where);
     // A call that left the queue (its deadline ended) never had a slot to give back.
     let entered = waiting === undefined;
+    // The shared slot's lease, when the store holds `concurrency` across clients.
+    let lease: string | undefined;
     const started = waiting
-      ? waiting.then(() => {
+      ? waiting.then((taken) => {
           entered = true;
+          lease = taken;
           return this.#begin(call, where, span, deadline, options);
         })
       : this.#begin(call, where, span, deadline, options);
     return started.then(
       (answer) => {
-        admission.exit();
+        admission.exit(lease);
         return answer;
       },
       (error: unknown) => {
@@ -837,7 +840,7 @@ export class McpClient implements AsyncDisposable {
         if (isMcpError(error) && status === 429 && typeof retryAfterMs === 'number') {
           admission.pushback(retryAfterMs);
         }
-        if (entered) admission.exit();
+        if (entered) admission.exit(lease);
         throw error;
       },
     );
