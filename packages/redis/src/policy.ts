@@ -1,8 +1,11 @@
 /**
- * The call policy's store in Redis, shared by every worker given it: the rate's window and a
- * 429's hold on Redis's own clock (workers' clocks may differ), and reused results, sealed by
+ * The call policy's store in Redis, shared by every worker given it: the rate's window, a 429's
+ * hold and the leases of `concurrency`'s slots on Redis's own clock (workers' clocks may
+ * differ), and reused results, sealed by
  * `secrets` as handles are (a result may hold what a user should not see in a key dump).
  */
+
+import { randomUUID } from 'node:crypto';
 import type { CallRate, CallToolResult, PolicyStore, TakenStart } from '@toolwire/client';
 import type { Connection } from './connection.ts';
 import { keyOf } from './keys.ts';
@@ -32,7 +35,24 @@ end
 return 0
 `;
 
-export type RedisPolicyStore = PolicyStore;
+/**
+ * One of `limit` slots: the leases are a sorted set scored by when each runs out, on Redis's
+ * clock; the lapsed ones are taken back first, so a worker that died holds nothing past its
+ * leases. The set itself lapses with its last lease.
+ */
+const ACQUIRE = `
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[1]) then return 0 end
+local lease = tonumber(ARGV[2])
+redis.call('ZADD', KEYS[1], now + lease, ARGV[3])
+if redis.call('PTTL', KEYS[1]) < lease then redis.call('PEXPIRE', KEYS[1], lease) end
+return 1
+`;
+
+export type RedisPolicyStore = PolicyStore &
+  Required<Pick<PolicyStore, 'acquireSlot' | 'releaseSlot'>>;
 
 export interface PolicyStoreConfig {
   connection: Connection;
@@ -73,6 +93,22 @@ export function redisPolicyStore(config: PolicyStoreConfig): RedisPolicyStore {
       ]);
       if (value === null) return undefined;
       return (await unseal(secrets, 'policy.result', value)) as unknown as CallToolResult;
+    },
+    async acquireSlot(server: string, limit: number, leaseMs: number): Promise<string | undefined> {
+      const lease = randomUUID();
+      const taken = await connection.run<number>('policy.acquireSlot', [
+        'EVAL',
+        ACQUIRE,
+        '1',
+        keyOf(prefix, 'slots', server),
+        String(limit),
+        String(Math.ceil(leaseMs)),
+        lease,
+      ]);
+      return Number(taken) === 1 ? lease : undefined;
+    },
+    async releaseSlot(server: string, lease: string): Promise<void> {
+      await connection.run('policy.releaseSlot', ['ZREM', keyOf(prefix, 'slots', server), lease]);
     },
     async keepResult(key: string, result: CallToolResult, ttlMs: number): Promise<void> {
       await connection.run('policy.keepResult', [

@@ -4,30 +4,46 @@
  * request is not kept. The cache belongs to one client, and so to one set of credentials, which
  * keeps `private` results apart as the spec asks.
  */
-export class ResultCache {
-  readonly #entries = new Map<
-    string,
-    { value: Promise<unknown>; freshUntil: number; loaded?: { value: unknown } }
-  >();
+/** What a load gives: the value, how long it stays fresh, and the ETag it came with, if any. */
+export interface Loaded<T> {
+  value: T;
+  freshForMs: number;
+  /** The server's validator: the next load may ask whether the value is still current. */
+  etag?: string | undefined;
+}
 
-  /** The fresh value for `key`, or a new one from `load`, which says how long it stays fresh. */
+interface Entry {
+  value: Promise<unknown>;
+  freshUntil: number;
+  loaded?: Loaded<unknown>;
+}
+
+export class ResultCache {
+  readonly #entries = new Map<string, Entry>();
+
+  /**
+   * The fresh value for `key`, or a new one from `load`, which says how long it stays fresh.
+   * `load` is handed what was loaded before when that came with an ETag: it may revalidate it
+   * (a 304) and hand it back rather than fetch it all again.
+   */
   get<T>(
     key: string,
-    load: () => Promise<{ value: T; freshForMs: number }>,
+    load: (kept: Loaded<T> | undefined) => Promise<Loaded<T>>,
     refresh = false,
   ): Promise<T> {
     const entry = this.#entries.get(key);
     if (entry && !refresh && performance.now() < entry.freshUntil) return entry.value as Promise<T>;
-    const loading = load();
+    const kept = entry?.loaded?.etag === undefined ? undefined : (entry.loaded as Loaded<T>);
+    const loading = load(kept);
     // While it loads, everyone shares it; once loaded, it is fresh for as long as the server said.
-    const record: { value: Promise<unknown>; freshUntil: number; loaded?: { value: unknown } } = {
+    const record: Entry = {
       value: loading.then((loaded) => loaded.value),
       freshUntil: Number.POSITIVE_INFINITY,
     };
     this.#entries.set(key, record);
     loading.then(
       (loaded) => {
-        record.loaded = { value: loaded.value };
+        record.loaded = loaded;
         if (this.#entries.get(key) === record)
           record.freshUntil = performance.now() + loaded.freshForMs;
       },

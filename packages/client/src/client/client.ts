@@ -6,7 +6,7 @@
 import type { Dispatcher } from 'undici';
 import { visibleToModel, withUi } from '../apps/apps.ts';
 import { gateFor } from '../auth/gate.ts';
-import { ResultCache } from '../call/cache.ts';
+import { type Loaded, ResultCache } from '../call/cache.ts';
 import {
   type CallContext,
   type CallResult,
@@ -31,6 +31,7 @@ import {
 import { isObject, type JsonObject } from '../core/jsonrpc.ts';
 import { checkKeys, type OptionKeys } from '../core/option-keys.ts';
 import { onPushback } from '../core/pushback.ts';
+import type { Revalidation } from '../core/revalidation.ts';
 import { Roster } from '../core/roster.ts';
 import type {
   CallToolResult,
@@ -289,14 +290,16 @@ export class McpClient implements AsyncDisposable {
   /** `listTools` for the client's own lookups, which pass a call's options along. */
   async #listTools(options: ListToolsOptions): Promise<Tool[]> {
     checkLimits(options);
-    const tools = await this.#cache.get(
+    const tools = await this.#cache.get<Tool[]>(
       'tools/list',
-      async () => {
-        const listing = await this.#listAll<unknown>('tools/list', 'tools', options);
+      async (kept) => {
+        const listing = await this.#listAll<unknown>('tools/list', 'tools', options, kept);
+        // A 304: the kept listing stands as it was screened, the same array for every caller.
+        if (listing === kept) return kept;
         try {
           const tools = this.#wellFormed<Tool>(listing.value, 'tools/list', isTool);
           const screened = this.#dialect!.screenTools(tools);
-          return { value: withUi(screened), freshForMs: listing.freshForMs };
+          return { value: withUi(screened), freshForMs: listing.freshForMs, etag: listing.etag };
         } catch (error) {
           throw typedError(error, { url: this.url, method: 'tools/list' });
         }
@@ -501,7 +504,7 @@ export class McpClient implements AsyncDisposable {
         new SkillCatalog({
           server: this.url,
           enabled: this.#options.skills,
-          list: (options) => this.#listAll('skills/list', 'skills', options, ttlOf),
+          list: (options) => this.#listAll('skills/list', 'skills', options, undefined, ttlOf),
           request: async (method, params, options) =>
             (await this.#request({ method, params, idempotent: true }, options)).result,
           capabilities: async (options) => (await this.#connected(options)).server.capabilities,
@@ -614,7 +617,7 @@ export class McpClient implements AsyncDisposable {
   async #shutdown(): Promise<void> {
     for (const deadline of this.#calls.snapshot())
       deadline.abort(new ClientClosedError({ url: this.url }));
-    this.#policy?.admission?.close();
+    await this.#policy?.admission?.close();
     const dialect = this.#dialect ?? (await this.#connecting?.catch(() => undefined));
     await dialect?.close();
     if (this.#ownsDispatcher) await this.#dispatcher?.destroy();
@@ -634,34 +637,44 @@ export class McpClient implements AsyncDisposable {
   async #cachedList<T>(method: string, key: string, options: ListOptions): Promise<T[]> {
     checkKeys(options, LIST_KEYS);
     checkLimits(options);
-    return this.#cache.get(method, () => this.#listAll<T>(method, key, options), options.refresh);
+    return this.#cache.get(
+      method,
+      (kept) => this.#listAll<T>(method, key, options, kept),
+      options.refresh,
+    );
   }
 
   /**
    * Every page of a list, under one deadline; fresh for as long as its least fresh page. A
    * cursor seen before ends the list (a server that loops would hang us); more than `maxPages`
    * pages, or more than `maxListBytes` of them, is an error: a server must not fill our memory.
+   * Given a `kept` listing with an ETag, the first page revalidates it: a 304 hands `kept` back
+   * (its later pages are not read again); any other answer is read, page by page, anew.
    */
   async #listAll<T>(
     method: string,
     key: string,
     options: RequestOptions,
+    kept?: Loaded<T[]>,
     // An extension's list carries its own caching hint, in either era (skills/list's ttlMs).
     freshFor: (result: JsonObject) => number = (result) => this.#dialect!.freshFor(result, method),
-  ): Promise<{ value: T[]; freshForMs: number }> {
+  ): Promise<Loaded<T[]>> {
     const items: T[] = [];
     const seen = new Set<string>();
     let freshForMs = Number.POSITIVE_INFINITY;
     let cursor: string | undefined;
     let bytes = 0;
     using deadline = callDeadline(options, this.#options, { url: this.url, method });
+    // Only the first page: its ETag stands for the whole listing.
+    const revalidation: Revalidation = { ifNoneMatch: kept?.etag };
     for (let page = 1; ; page++) {
       const params = cursor === undefined ? undefined : { cursor };
       const { result } = await this.#request(
-        { method, params, idempotent: true },
+        { method, params, idempotent: true, revalidation: page === 1 ? revalidation : undefined },
         options,
         deadline,
       );
+      if (revalidation.notModified && kept) return kept;
       const entries = expectArray(result, key, method, this.url)[key] as T[];
       bytes += pageSize(result, entries);
       if (bytes > this.#options.maxListBytes) {
@@ -687,7 +700,7 @@ export class McpClient implements AsyncDisposable {
       seen.add(next);
       cursor = next;
     }
-    return { value: items, freshForMs };
+    return { value: items, freshForMs, etag: revalidation.etag };
   }
 
   /** Drops the entries of a listing the client cannot use, each with a `warning`. */
@@ -807,15 +820,18 @@ export class McpClient implements AsyncDisposable {
     const waiting = admission.enter(deadline, where);
     // A call that left the queue (its deadline ended) never had a slot to give back.
     let entered = waiting === undefined;
+    // The shared slot's lease, when the store holds `concurrency` across clients.
+    let lease: string | undefined;
     const started = waiting
-      ? waiting.then(() => {
+      ? waiting.then((taken) => {
           entered = true;
+          lease = taken;
           return this.#begin(call, where, span, deadline, options);
         })
       : this.#begin(call, where, span, deadline, options);
     return started.then(
       (answer) => {
-        admission.exit();
+        admission.exit(lease);
         return answer;
       },
       (error: unknown) => {
@@ -824,7 +840,7 @@ export class McpClient implements AsyncDisposable {
         if (isMcpError(error) && status === 429 && typeof retryAfterMs === 'number') {
           admission.pushback(retryAfterMs);
         }
-        if (entered) admission.exit();
+        if (entered) admission.exit(lease);
         throw error;
       },
     );

@@ -4,6 +4,7 @@
  */
 import { type ErrorContext, MalformedMessageError, type McpError } from './errors.ts';
 import { isObject, type JsonObject } from './jsonrpc.ts';
+import type { Revalidation } from './revalidation.ts';
 import type { Tool } from './types.ts';
 
 /** One request the client makes: a JSON-RPC method with its params. */
@@ -18,6 +19,8 @@ export interface Operation {
   definition?: Tool | undefined;
   /** The caller asks for the call to run as a task where the tool allows it (2025-11-25). */
   task?: boolean | undefined;
+  /** A list's first page, revalidated by its ETag where the channel is HTTP. */
+  revalidation?: Revalidation | undefined;
 }
 
 /**

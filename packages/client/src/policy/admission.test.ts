@@ -133,3 +133,50 @@ test('close() leaves no timer behind a held queue', async () => {
   await vi.advanceTimersByTimeAsync(0);
   expect(vi.getTimerCount()).toBe(0);
 });
+
+/** A memory store with `limit`-wide slots that two admissions share, as Redis's leases are. */
+function slotStore() {
+  const store = memoryPolicyStore();
+  const leases = new Set<string>();
+  let next = 0;
+  const shared = {
+    ...store,
+    held: leases,
+    async acquireSlot(_server: string, limit: number): Promise<string | undefined> {
+      if (leases.size >= limit) return undefined;
+      const lease = `lease-${next++}`;
+      leases.add(lease);
+      return lease;
+    },
+    async releaseSlot(_server: string, lease: string): Promise<void> {
+      leases.delete(lease);
+    },
+  };
+  return shared;
+}
+
+test('a store with slots holds `concurrency` across the admissions sharing it', async () => {
+  const store = slotStore();
+  const gates = [admission({ concurrency: 2, store }), admission({ concurrency: 2, store })];
+  const leases: Array<string | undefined>[] = [[], []];
+  for (const [index, gate] of gates.entries()) {
+    for (let call = 0; call < 3; call++) {
+      void gate.enter(deadline(), where)!.then((lease) => leases[index]!.push(lease));
+    }
+  }
+  await vi.advanceTimersByTimeAsync(0);
+  // Two in flight between both, each with a lease of its own.
+  expect(leases.flat()).toHaveLength(2);
+  expect(store.held.size).toBe(2);
+  // A slot given back by one admission goes to a waiter of either.
+  const owner = leases.findIndex((held) => held.length > 0);
+  gates[owner]!.exit(leases[owner]!.shift());
+  await vi.advanceTimersByTimeAsync(1_000);
+  expect(leases.flat()).toHaveLength(2);
+  expect(store.held.size).toBe(2);
+  // close() gives every lease back and stops the polling.
+  for (const gate of gates) await gate.close();
+  expect(store.held.size).toBe(0);
+  await vi.advanceTimersByTimeAsync(0);
+  expect(vi.getTimerCount()).toBe(0);
+});

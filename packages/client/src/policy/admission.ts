@@ -7,6 +7,7 @@ import { asError } from '../core/call-boundary.ts';
 import { type Deadline, type EndListener, offEnd, onEnd } from '../core/deadline.ts';
 import type { ErrorContext } from '../core/errors.ts';
 import { spanOf } from '../telemetry/span.ts';
+import { SharedSlots } from './shared-slots.ts';
 import type { CallRate, PolicyNote, PolicyStore, TakenStart } from './types.ts';
 
 /** A call waiting for its turn; it listens for its own deadline's end. */
@@ -17,14 +18,14 @@ class QueuedCall implements EndListener {
   readonly admission: Admission;
   readonly deadline: Deadline;
   readonly where: ErrorContext;
-  readonly resolve: () => void;
+  readonly resolve: (lease: string | undefined) => void;
   readonly reject: (error: Error) => void;
 
   constructor(
     admission: Admission,
     deadline: Deadline,
     where: ErrorContext,
-    resolve: () => void,
+    resolve: (lease: string | undefined) => void,
     reject: (error: Error) => void,
   ) {
     this.admission = admission;
@@ -57,18 +58,29 @@ export class Admission {
   #heldUntil = 0;
   #draining = false;
   /** The pause before the next start may be asked for again, while waiters wait. */
-  #pause: { timer: NodeJS.Timeout; resume: () => void } | undefined;
+  #pause: { timer: NodeJS.Timeout; resume: () => void; forSlot: boolean } | undefined;
   #closed = false;
+  /** Slots shared with every client of the store, when it has them. */
+  readonly #slots: SharedSlots | undefined;
+  /** The shared slot's lease taken for the call at the head of the queue, while the rate keeps it waiting. */
+  #lease: { id: string; for: QueuedCall } | undefined;
 
   constructor(settings: AdmissionSettings) {
     this.#settings = settings;
+    this.#slots = SharedSlots.of(
+      settings.store,
+      settings.server,
+      settings.concurrency,
+      settings.warn,
+    );
   }
 
   /**
    * Takes a slot for the call under `deadline`: `undefined` when it may start at once (no
-   * promise made), else a promise that settles when it may, or rejects with the deadline's error.
+   * promise made), else a promise that settles when it may (with the shared slot's lease, if
+   * any, for `exit`), or rejects with the deadline's error.
    */
-  enter(deadline: Deadline, where: ErrorContext): Promise<void> | undefined {
+  enter(deadline: Deadline, where: ErrorContext): Promise<string | undefined> | undefined {
     if (
       this.#settings.store === undefined &&
       this.#queue.length === 0 &&
@@ -78,7 +90,7 @@ export class Admission {
       this.#inFlight++;
       return undefined;
     }
-    return new Promise<void>((resolve, reject) => {
+    return new Promise<string | undefined>((resolve, reject) => {
       if (deadline.reason) {
         reject(deadline.reason);
         return;
@@ -90,9 +102,12 @@ export class Admission {
     });
   }
 
-  /** A call that entered has settled: its slot goes to the next in line. */
-  exit(): void {
+  /** A call that entered has settled: its slot (and `lease`) goes to the next in line. */
+  exit(lease?: string): void {
     this.#inFlight--;
+    if (lease !== undefined) this.#slots?.release(lease);
+    // A slot given back here is likely the one a waiter polls the store for: ask now.
+    if (this.#pause?.forSlot) this.#wake();
     if (this.#queue.length > 0) this.#drain();
   }
 
@@ -117,10 +132,12 @@ export class Admission {
       .catch((error: unknown) => this.#settings.warn(asError(error)));
   }
 
-  /** Stops every wait; the calls themselves are ended by their deadlines. */
-  close(): void {
+  /** Stops every wait and gives back every shared slot; the calls are ended by their deadlines. */
+  close(): Promise<void> {
     this.#closed = true;
     this.#wake();
+    this.#lease = undefined;
+    return this.#slots?.close() ?? Promise.resolve();
   }
 
   #drain(): void {
@@ -142,23 +159,51 @@ export class Admission {
     return !this.#closed && this.#queue.length > 0 && this.#inFlight < this.#settings.concurrency;
   }
 
-  /** Starts waiters while there are slots, pausing where the rate or a hold says to. */
+  /**
+   * Starts waiters while there are slots, pausing where the rate or a hold says to. With shared
+   * slots, the head of the queue takes its lease first (polling while all are taken, which
+   * spends nothing of the rate), then its start within the rate.
+   */
   async #startNext(): Promise<void> {
-    while (this.#ready()) {
-      const taken = await this.#taken();
-      if (taken.waitMs > 0) {
-        if (taken.held) for (const waiter of this.#queue) waiter.slowed = true;
-        await this.#sleep(taken.waitMs);
-        continue;
+    try {
+      while (this.#ready()) {
+        const head = this.#queue[0]!;
+        // The call a lease was measured for left: its lease goes back, the next takes its own.
+        if (this.#lease && this.#lease.for !== head) this.#giveBackLease();
+        if (this.#slots && this.#lease === undefined) {
+          const id = await this.#slots.acquire(head.deadline);
+          if (id === undefined) {
+            await this.#sleep(this.#slots.pollMs(), true);
+            continue;
+          }
+          this.#lease = { id, for: head };
+          if (this.#queue[0] !== head) continue;
+        }
+        const taken = await this.#taken();
+        if (taken.waitMs > 0) {
+          if (taken.held) for (const waiter of this.#queue) waiter.slowed = true;
+          await this.#sleep(taken.waitMs, false);
+          continue;
+        }
+        // Everyone left while the start was taken: it is spent, as a failed request's would be.
+        if (this.#queue[0] !== head) continue;
+        this.#queue.shift();
+        const lease = this.#lease?.id;
+        this.#lease = undefined;
+        offEnd(head.deadline, head);
+        this.#inFlight++;
+        this.#admitted(head);
+        head.resolve(lease);
       }
-      const waiter = this.#queue.shift();
-      // Everyone left while the start was taken: it is spent, as a failed request's would be.
-      if (!waiter) return;
-      offEnd(waiter.deadline, waiter);
-      this.#inFlight++;
-      this.#admitted(waiter);
-      waiter.resolve();
+    } finally {
+      // Nobody is left to start: a lease taken for one who left is not kept.
+      this.#giveBackLease();
     }
+  }
+
+  #giveBackLease(): void {
+    if (this.#lease) this.#slots?.release(this.#lease.id);
+    this.#lease = undefined;
   }
 
   async #taken(): Promise<TakenStart> {
@@ -186,14 +231,14 @@ export class Admission {
     this.#settings.note({ kind, method, tool, waitedMs });
   }
 
-  #sleep(ms: number): Promise<void> {
+  #sleep(ms: number, forSlot: boolean): Promise<void> {
     return new Promise((resume) => {
       // A timer can fire a little early; the loop asks again, so no start comes before its time.
       const timer = setTimeout(() => {
         this.#pause = undefined;
         resume();
       }, Math.ceil(ms));
-      this.#pause = { timer, resume };
+      this.#pause = { timer, resume, forSlot };
     });
   }
 

@@ -30,7 +30,8 @@ export interface CallPolicy {
   reuse?: ReuseOptions | false;
   /**
    * Where the rate's window, a 429's hold and reused results are kept: one store given to clients
-   * in several processes (`@toolwire/redis`) paces and reuses for all of them.
+   * in several processes (`@toolwire/redis`) paces and reuses for all of them. A store with
+   * slots (`acquireSlot`, as Redis's has) holds `concurrency` across all of them too.
    * @default a new in-memory store for this client
    */
   store?: PolicyStore;
@@ -52,6 +53,15 @@ export interface PolicyStore {
   /** The result kept under `key`, while its time to live lasts. */
   result(key: string): Promise<CallToolResult | undefined>;
   keepResult(key: string, result: CallToolResult, ttlMs: number): Promise<void>;
+  /**
+   * One of `limit` slots for calls to `server`, shared by every client given the store: the
+   * lease's id, or undefined while all are taken. A lease not released within `leaseMs` is
+   * taken back, so a worker that dies holds no slot for ever. A store without it (the memory
+   * store) leaves `concurrency` to each client alone.
+   */
+  acquireSlot?(server: string, limit: number, leaseMs: number): Promise<string | undefined>;
+  /** Gives a slot back; a lease already taken back is no error. */
+  releaseSlot?(server: string, lease: string): Promise<void>;
 }
 
 /** What the `policy` event tells: a call waited, was held by a 429, or was answered from reuse. */

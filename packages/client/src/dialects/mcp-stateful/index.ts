@@ -193,6 +193,7 @@ export class StatefulDialect implements Dialect {
           tool: operation.tool,
           version: this.server.protocolVersion,
           waiter,
+          revalidation: operation.revalidation,
           onMessage: (incoming) => this.#router.dispatch(incoming, waiter),
         },
         asIs,

@@ -270,6 +270,7 @@ export class StatelessDialect implements Dialect {
       idempotent: operation.idempotent,
       tool: operation.tool,
       version: this.#version,
+      revalidation: operation.revalidation,
       mirror: this.#channel.mirrors
         ? mirroredHeaders(operation.method, operation.params, operation.definition)
         : undefined,

@@ -13,6 +13,7 @@ import type {
   JsonRpcResponse,
   RequestId,
 } from '../../core/jsonrpc.ts';
+import type { Revalidation } from '../../core/revalidation.ts';
 import type { Progress } from '../../core/types.ts';
 
 /** Where the server's own requests go (dialects/inbound.ts): answered, or cancelled by the server. */
@@ -77,6 +78,8 @@ export interface ChannelCall {
   handshake?: boolean | undefined;
   /** A negotiation probe: a server that exits on it has answered (stdio); it is not sent again. */
   probe?: boolean | undefined;
+  /** A list's first page, revalidated over HTTP by its ETag; other bindings ignore it. */
+  revalidation?: Revalidation | undefined;
 }
 
 export interface Channel {

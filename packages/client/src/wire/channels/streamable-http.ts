@@ -20,6 +20,7 @@ import type { Channel, ChannelCall, ChannelEvents, Listening } from './channel.t
 import { Subscription } from './http-listen.ts';
 import { ACCEPT_RESPONSE, type HttpTarget, httpRequest } from './http-request.ts';
 import { readJsonReply } from './json-reply.ts';
+import { notModified, withIfNoneMatch } from './revalidate.ts';
 
 export interface StreamableHttpConfig extends HttpTarget {
   maxResponseBytes: number;
@@ -46,8 +47,15 @@ export class StreamableHttpChannel implements Channel {
     const { deadline } = call;
     return withRetry(
       () =>
-        this.post(message, call.version, call.mirror, deadline.signal).then((response) =>
-          this.readResponse(response, message, deadline, call.tool, call.onMessage),
+        this.post(
+          message,
+          call.version,
+          withIfNoneMatch(call.mirror, call.revalidation),
+          deadline.signal,
+        ).then(
+          (response) =>
+            notModified(response, message, call.revalidation) ??
+            this.readResponse(response, message, deadline, call.tool, call.onMessage),
         ),
       this.#config.retry,
       { idempotent: call.idempotent, deadline, refused: refusedResponse },

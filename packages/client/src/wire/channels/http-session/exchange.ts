@@ -27,6 +27,7 @@ import { readMessages, type StreamPosition } from '../../transport/sse.ts';
 import type { ChannelCall, Waiter } from '../channel.ts';
 import { ACCEPT_RESPONSE, ACCEPT_STREAM, httpRequest } from '../http-request.ts';
 import { readJsonReply } from '../json-reply.ts';
+import { notModified, withIfNoneMatch } from '../revalidate.ts';
 import { type HttpSessionConfig, type Session, SessionNotFound } from './session.ts';
 
 /** Where a session's requests go: the channel's configuration and the session they go out in. */
@@ -60,11 +61,15 @@ export function exchange(
   // A response to this request from an earlier attempt (or session) is not its answer now.
   options.waiter.response = undefined;
   // Callbacks rather than an async function: a JSON answer, nearly every call, costs no frame.
-  return post(target, request, options.deadline.signal, session).then((response) =>
-    response.status === 200 && response.mediaType === 'text/event-stream'
+  const { revalidation } = options;
+  const envelope = withIfNoneMatch(undefined, revalidation);
+  return post(target, request, options.deadline.signal, session, envelope).then((response) => {
+    const kept = notModified(response, request, revalidation);
+    if (kept) return { response: kept, http: response };
+    return response.status === 200 && response.mediaType === 'text/event-stream'
       ? streamed(target, session, response, request, options)
-      : answered(target, response, request, options),
-  );
+      : answered(target, response, request, options);
+  });
 }
 
 /** The answer is a JSON body (or an error status). */
@@ -285,6 +290,7 @@ function post(
   message: JsonRpcMessage,
   signal: AbortSignal,
   session = target.session,
+  envelope?: Record<string, string>,
 ): Promise<HttpResponse> {
   const carriedSession = session.id !== undefined;
   const sent = httpRequest(target.config, {
@@ -292,6 +298,7 @@ function post(
     accept: ACCEPT_RESPONSE,
     sessionId: session.id,
     version: session.headerVersion,
+    envelope,
     body: message,
     signal,
   });
