@@ -17,6 +17,7 @@ export {
   mcpToolApproval,
 } from './approval.ts';
 export { ToolArgumentsError, ToolResultError } from './errors.ts';
+export { type McpSkills, mcpSkills } from './skills.ts';
 export { type ToolResultOutput, toModelOutput } from './model-output.ts';
 export type {
   InputExample,
