@@ -12,6 +12,7 @@ export {
 } from '@toolwire/client';
 export type { McpArtifact, ModelBlock, ModelContent } from './content.ts';
 export { ToolException } from './errors.ts';
+export { type McpSkills, mcpSkills } from './skills.ts';
 export {
   type InterruptDecision,
   type McpInterruptOnConfig,
