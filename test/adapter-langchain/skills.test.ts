@@ -37,7 +37,11 @@ test('the agent reads a skill and its script from the server it names, and answe
     .respondWithTools([{ name: 'read_skill', args: { name: 'alpha/greeting' }, id: 'c2' }])
     .respondWithTools([
       { name: 'read_resource', args: { path: 'scripts/hello.sh' }, id: 'c3' },
-      { name: 'read_resource', args: { path: '../../secrets/key.txt' }, id: 'c4' },
+      {
+        name: 'read_resource',
+        args: { path: '../../secrets/key.txt', skill: 'alpha/greeting' },
+        id: 'c4',
+      },
     ])
     // The answer is made of what the model was shown of the script.
     .respond((messages: BaseMessage[]) => {
@@ -54,7 +58,9 @@ test('the agent reads a skill and its script from the server it names, and answe
   expect(skill?.content).toContain('Run scripts/hello.sh with the name of the user.');
   // What the skill asks for is in the artifact, for the application; nothing is granted.
   expect((skill?.artifact as SkillReading).allowedTools).toEqual(['echo', 'add']);
+  // A path out of the skill is refused by the client's checks, before anything is asked for.
   expect(escape?.status).toBe('error');
+  expect(escape?.content).toContain('SkillVerificationError');
   expect(String(messages.at(-1)?.content)).toContain('from server "alpha"]');
   expect(String(messages.at(-1)?.content)).toContain('echo "hello, $1"');
   // The system prompt the model was given is the application's, with the index in it.
