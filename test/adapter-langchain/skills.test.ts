@@ -71,4 +71,15 @@ test('the agent reads a skill and its script from the server it names, and answe
     'skill://reference/greeting/scripts/hello.sh',
   ]);
   expect(reads(beta)).toEqual([]);
+
+  // Outside an agent too (a ToolNode, a bound model), a refusal is the tool's error result.
+  const direct = (await skills.tools[1]!.invoke({
+    name: 'read_resource',
+    args: { path: 'extra.txt', skill: 'alpha/greeting' },
+    id: 'd1',
+    type: 'tool_call',
+  })) as ToolMessage;
+  expect(direct.status).toBe('error');
+  expect(direct.content).toMatch(/^SkillVerificationError: .*unlisted/);
+  expect(reads(alpha)).toHaveLength(2);
 });
