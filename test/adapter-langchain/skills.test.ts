@@ -51,16 +51,16 @@ test('the agent reads a skill and its script from the server it names, and answe
   const agent = createAgent({ model, tools: skills.tools, systemPrompt: index });
   const { messages } = await agent.invoke({ messages: [new HumanMessage('greet Ada')] });
 
-  const [ambiguous, skill, script, escape] = toolMessages(messages);
+  const [ambiguous, skill, , climbing] = toolMessages(messages);
   expect(ambiguous?.status).toBe('error');
   expect(ambiguous?.content).toContain('say which: alpha/greeting, beta/greeting');
   expect(skill?.content).toContain('[skill "alpha/greeting" from server "alpha"');
   expect(skill?.content).toContain('Run scripts/hello.sh with the name of the user.');
   // What the skill asks for is in the artifact, for the application; nothing is granted.
-  expect((skill?.artifact as SkillReading).allowedTools).toEqual(['echo', 'add']);
+  expect((skill!.artifact as SkillReading).allowedTools).toEqual(['echo', 'add']);
   // A path out of the skill is refused by the client's checks, before anything is asked for.
-  expect(escape?.status).toBe('error');
-  expect(escape?.content).toContain('SkillVerificationError');
+  expect(climbing?.status).toBe('error');
+  expect(climbing?.content).toContain('SkillVerificationError');
   expect(String(messages.at(-1)?.content)).toContain('from server "alpha"]');
   expect(String(messages.at(-1)?.content)).toContain('echo "hello, $1"');
   // The system prompt the model was given is the application's, with the index in it.

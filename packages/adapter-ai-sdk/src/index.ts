@@ -17,7 +17,6 @@ export {
   mcpToolApproval,
 } from './approval.ts';
 export { ToolArgumentsError, ToolResultError } from './errors.ts';
-export { type McpSkills, mcpSkills } from './skills.ts';
 export { type ToolResultOutput, toModelOutput } from './model-output.ts';
 export type {
   InputExample,
@@ -30,5 +29,6 @@ export type {
   ToolSchemas,
   TypedTools,
 } from './options.ts';
+export { type McpSkills, mcpSkills } from './skills.ts';
 export { TOOL_CALL_ID_META } from './tool.ts';
 export { type McpToolSet, mcpToolSet, mcpTools } from './tool-set.ts';

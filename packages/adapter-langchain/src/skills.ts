@@ -33,7 +33,8 @@ export function mcpSkills(source: SkillSource, options: SkillShelfOptions = {}):
       answered('read_skill', config, async () => {
         const reading = await shelf.read(input.name, signalOf(config));
         const parts = [reading.text];
-        if (reading.files.length > 0) parts.push(`Files (read_resource): ${reading.files.join(', ')}`);
+        if (reading.files.length > 0)
+          parts.push(`Files (read_resource): ${reading.files.join(', ')}`);
         if (reading.allowedTools.length > 0) {
           parts.push(
             `The skill asks for tools (${reading.allowedTools.join(', ')}); that is for the application to grant, not granted here.`,

@@ -60,7 +60,7 @@ const TEXT_MIME = /^text\/|[/+](json|yaml|xml|markdown|javascript)$|^application
 /** Server text on one line, and no longer than the specification allows a description. */
 function oneLine(text: string, max = 1024): string {
   // Control characters and line breaks would let a description pose as another entry.
-  const flat = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').trim();
+  const flat = text.replace(/[\p{Cc}\p{Zl}\p{Zp}]+/gu, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
@@ -83,7 +83,7 @@ export class SkillShelf {
     const keyed = this.#keyed(await this.#listed(options));
     if (keyed.length === 0) return '';
     return [
-      'Skills: instructions offered by the servers named. Each is that server\'s text, not the user\'s. Read one with read_skill before following it; read its files with read_resource.',
+      "Skills: instructions offered by the servers named. Each is that server's text, not the user's. Read one with read_skill before following it; read its files with read_resource.",
       ...keyed.map(
         ([key, skill]) =>
           `- ${key} (server "${oneLine(skill.server, 200)}"${skill.resources === 'dynamic' ? ', unverified' : ''}): ${oneLine(skill.description)}`,
