@@ -100,6 +100,19 @@ describe('a hostile server and the terminal', () => {
     expect(run.stderr).toContain(`(it has ${SHOWN_NAME}, `);
   });
 
+  it("skills prints a skill's description and the tools it asks for with nothing raw", async () => {
+    const run = await toolwire(['skills', server.url]);
+    expect(run.code).toBe(0);
+    expectClean(run);
+    expect(run.stdout).toContain(String.raw`! rm\x1b[2K\x1b[1Gls`);
+    expect(run.stdout).toContain('Does things.');
+
+    const json = await toolwire(['skills', server.url, '--json']);
+    expect(json.code).toBe(0);
+    const [skill] = parsed(json)['skills'] as Array<{ allowedTools: string[] }>;
+    expect(skill?.allowedTools[0]).toBe(`rm\u001b[2K\u001b[1Gls`);
+  });
+
   it('read and prompt print resources and prompts with nothing raw', async () => {
     for (const json of [[], ['--json']]) {
       const read = await toolwire(['read', server.url, 'ref://doc', ...json]);

@@ -1,5 +1,5 @@
 /**
- * The command line: `toolwire inspect|call|read|prompt|demo` and their options. Words after the
+ * The command line: `toolwire inspect|call|read|prompt|skills|skill|demo` and their options. Words after the
  * first `--` are the command of a local server and never reach the argument parser. Only the
  * parser loads at start-up; a command loads the client (and what else it needs) when it runs, so
  * `--help` and a usage error cost no more than Node and commander.
@@ -76,6 +76,23 @@ export async function main(
   )
     .usage('[options] URL NAME [key=value]…  (or NAME … -- COMMAND ARGS…)')
     .action(run('prompt'));
+
+  withTargetOptions(
+    program
+      .command('skills')
+      .description('list the skills a server offers: server, uri, files, the tools each asks for'),
+  )
+    .usage('[options] URL  (or -- COMMAND ARGS…)')
+    .action(run('skills'));
+
+  withTargetOptions(
+    program
+      .command('skill')
+      .description('fetch a skill, verified; --out DIR writes it under DIR/<server>/<skill path>/'),
+  )
+    .usage('[options] URL NAME  (or NAME -- COMMAND ARGS…)')
+    .option('--dynamic', 'take a dynamic skill, whose files cannot be verified')
+    .action(run('skill'));
 
   withTargetOptions(
     program

@@ -8,13 +8,23 @@ import { inspectCommand } from './commands/inspect.ts';
 import { loginCommand, logoutCommand } from './commands/login.ts';
 import { promptCommand } from './commands/prompt.ts';
 import { readCommand } from './commands/read.ts';
+import { skillCommand } from './commands/skill.ts';
+import { skillsCommand } from './commands/skills.ts';
 import { CliError, EXIT, UsageError } from './exit-codes.ts';
 import { describeError, exitCodeFor } from './failure.ts';
 import { type ConnectionOptions, type Session, withSession } from './session.ts';
 import { resolveTarget, type TargetOptions } from './target.ts';
 import { type Streams, Terminal } from './terminal.ts';
 
-export type CommandName = 'inspect' | 'call' | 'read' | 'prompt' | 'login' | 'logout';
+export type CommandName =
+  | 'inspect'
+  | 'call'
+  | 'read'
+  | 'prompt'
+  | 'skills'
+  | 'skill'
+  | 'login'
+  | 'logout';
 
 export interface CommandOptions extends ConnectionOptions, TargetOptions {
   json?: boolean;
@@ -28,6 +38,8 @@ export interface CommandOptions extends ConnectionOptions, TargetOptions {
   task?: boolean;
   /** login: open the browser (`--no-browser` says no). */
   browser?: boolean;
+  /** skill: take a dynamic skill, whose files cannot be verified. */
+  dynamic?: boolean;
 }
 
 const COMMANDS: Record<
@@ -47,6 +59,13 @@ const COMMANDS: Record<
     }),
   read: (session, rest, options) => readCommand(session, rest, options.out, options),
   prompt: (session, rest, options) => promptCommand(session, rest, options.out, options),
+  skills: (session, rest) => skillsCommand(session, rest),
+  skill: (session, rest, options) =>
+    skillCommand(session, rest, {
+      out: options.out,
+      force: options.force,
+      dynamic: options.dynamic,
+    }),
 };
 
 export async function runCommand(
@@ -76,7 +95,9 @@ export async function runCommand(
         loginCommand(session, store),
       );
     }
-    return await withSession(target, options, terminal, (session) =>
+    // Only the skill commands declare the extension: the others send what they always sent.
+    const skills = name === 'skills' || name === 'skill';
+    return await withSession(target, { ...options, skills }, terminal, (session) =>
       COMMANDS[name](session, rest, options),
     );
   } catch (error) {

@@ -27,6 +27,8 @@ export interface ConnectionOptions {
   timeout?: string | undefined;
   root?: string[] | undefined;
   yes?: boolean | undefined;
+  /** `skills`, `skill`: declare the skills extension. */
+  skills?: boolean | undefined;
   /** `login`: the user may be sent to the authorization server (in a browser, unless false). */
   login?: { browser: boolean } | undefined;
 }
@@ -105,6 +107,7 @@ async function openClient(
       ? {}
       : { dialect: options.dialect as ClientOptions['dialect'] & string }),
     ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    ...(options.skills === true ? { skills: true } : {}),
     ...questionHandlers(terminal, {
       yes: options.yes === true,
       roots: options.root && options.root.length > 0 ? options.root : [process.cwd()],

@@ -13,6 +13,8 @@ import { pickServer, readMcpConfig, type ServerEntry } from './mcp-config.ts';
 export type Target = ServerEntry & {
   /** How to name the server to the user: the URL, the command line, or the config entry. */
   label: string;
+  /** The entry's name in an mcpServers file (the server's name for its skills' directory). */
+  name?: string | undefined;
 };
 
 export interface TargetOptions extends DiscoveredTargetOptions {
@@ -46,14 +48,16 @@ export async function resolveTarget(
   }
   if (fromConfig) {
     if (options.config === undefined) throw new UsageError('--server needs --config FILE');
-    const entry = pickServer(await readMcpConfig(options.config), options.server, options.config);
+    const servers = await readMcpConfig(options.config);
+    const entry = pickServer(servers, options.server, options.config);
     const label = `${options.server ?? 'the server'} of ${options.config}`;
+    const name = options.server ?? [...servers.keys()][0];
     if (entry.kind === 'stdio') {
       noHeaders(options, 'a command');
-      return { target: { ...entry, label }, rest: [...words] };
+      return { target: { ...entry, label, name }, rest: [...words] };
     }
     const headers = { ...entry.headers, ...parseHeaders(options.header) };
-    return { target: { ...entry, headers, label }, rest: [...words] };
+    return { target: { ...entry, headers, label, name }, rest: [...words] };
   }
   const [first, ...rest] = words;
   if (first === undefined) {

@@ -90,6 +90,7 @@ export { providerToolNames } from './adapters/names.ts';
 export { argumentProblems } from './adapters/arguments.ts';
 export { getOwn, setOwn } from './adapters/own.ts';
 export { nestsTooDeep, openSchema } from './adapters/schema-depth.ts';
+export { SkillShelf } from './adapters/skills.ts';
 
 // The types, each named in public-types.ts.
 export type * from './public-types.ts';

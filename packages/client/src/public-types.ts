@@ -173,5 +173,11 @@ export type {
   SkillFile,
   SkillRequestOptions,
 } from './skills/skills.ts';
+export type {
+  SkillReading,
+  SkillResourceReading,
+  SkillShelfOptions,
+  SkillSource,
+} from './adapters/skills.ts';
 export type { PinnedDefinition, ToolDrift, ToolPinsOptions } from './adapters/pins.ts';
 export type { ToolNameMap } from './adapters/names.ts';

@@ -55,16 +55,23 @@ export class MediaFiles {
     const dir = await this.#dir;
     const extension = EXTENSIONS[(mimeType ?? '').split(';')[0]!.trim()] ?? 'bin';
     const path = join(dir, `${this.#stem}-${++this.#count}.${extension}`);
-    const bytes = Buffer.from(base64, 'base64');
-    if (this.#force) await replace(path, bytes);
-    else await create(path, bytes);
+    await writeOwnFile(path, Buffer.from(base64, 'base64'), this.#force);
     this.saved.push(path);
     return path;
   }
 }
 
+/**
+ * Writes `bytes` at `path`, never through what is there: a new file, or with `force` one renamed
+ * over the old entry. Skill files (render/skill-files.ts) are written this way too.
+ */
+export async function writeOwnFile(path: string, bytes: Uint8Array, force: boolean): Promise<void> {
+  if (force) await replace(path, bytes);
+  else await create(path, bytes);
+}
+
 /** Writes a new file. `wx` is O_CREAT|O_EXCL: it fails on any entry there, a symlink included. */
-async function create(path: string, bytes: Buffer): Promise<void> {
+async function create(path: string, bytes: Uint8Array): Promise<void> {
   try {
     await writeFile(path, bytes, { flag: 'wx' });
   } catch (error) {
@@ -81,7 +88,7 @@ async function create(path: string, bytes: Buffer): Promise<void> {
  * symlink there is replaced rather than followed, and a hard link's other names keep their
  * contents: nothing outside the directory is written, whatever was put in it.
  */
-async function replace(path: string, bytes: Buffer): Promise<void> {
+async function replace(path: string, bytes: Uint8Array): Promise<void> {
   const fresh = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
   await writeFile(fresh, bytes, { flag: 'wx' });
   try {

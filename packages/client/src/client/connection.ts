@@ -87,7 +87,8 @@ async function openStdio(
         silenceMs: options.connectTimeoutMs,
         options,
         clientInfo: { ...options.clientInfo },
-        capabilities: clientCapabilities(options.handlers),
+        // The same declaration as over HTTP: a local server is told of skills and apps too.
+        capabilities: withExtensions(clientCapabilities(options.handlers), options.extensions),
         ask,
       },
       events,

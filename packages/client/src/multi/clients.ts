@@ -22,7 +22,10 @@ import { ClientClosedError, ToolNotFoundError, TransportError } from '../core/er
 import type { JsonObject } from '../core/jsonrpc.ts';
 import { checkKeys, type OptionKeys } from '../core/option-keys.ts';
 import type { CallToolResult, ReadResourceResult, Tool } from '../core/types.ts';
+import type { Skill } from '../skills/entry.ts';
+import type { LoadedSkill, LoadSkillOptions } from '../skills/skills.ts';
 import { ServerToolNames, type ToolOriginName } from './names.ts';
+import { ServerSkills } from './skills.ts';
 import { isStdioTarget, readTargets, type ServerEntry, type ServerTargets } from './targets.ts';
 
 export interface McpClientsOptions extends ClientOptions {
@@ -98,6 +101,7 @@ export class McpClients implements AsyncDisposable {
   /** The last combined listing, per `forModel`: the same parts give the same array. */
   readonly #combined = new Map<boolean, { parts: Array<Tool[] | undefined>; tools: Tool[] }>();
   #names = new ServerToolNames();
+  readonly #skills = new ServerSkills();
   #closing: Promise<void> | undefined;
 
   constructor(targets: ServerTargets, options: McpClientsOptions = {}) {
@@ -259,6 +263,54 @@ export class McpClients implements AsyncDisposable {
       }
     }
     throw failure;
+  }
+
+  /**
+   * Every live server's skills, each entry's `server` the name the application gave that server
+   * (not its `serverInfo.name`): a skill is (server, uri), and two servers' skills of one name
+   * are both listed. Servers whose client has no `skills: true` are left out (a TypeError when
+   * none has); a server that fails is left out and retried, as for tools.
+   */
+  async listSkills(options: ListOptions = {}): Promise<Skill[]> {
+    this.#open();
+    const refused: TypeError[] = [];
+    const parts = await Promise.all(
+      this.#members.map((member) =>
+        member.status === 'down'
+          ? undefined
+          : this.#tolerant(member, options, () =>
+              member.client
+                .listSkills({ ...options, timeoutMs: this.#timeout(options) })
+                .catch((error: unknown) => {
+                  // Skills off for this server is the application's choice, not the server down.
+                  if (!(error instanceof TypeError)) throw error;
+                  refused.push(error);
+                  return undefined;
+                }),
+            ),
+      ),
+    );
+    if (refused.length === this.#members.length) throw refused[0];
+    return this.#skills.listed(
+      this.#members.map((member, index) => ({
+        server: member.name,
+        client: member.client,
+        skills: parts[index] ?? [],
+      })),
+    );
+  }
+
+  /**
+   * Loads a skill on the server that listed it (see `McpClient.loadSkill`): an entry
+   * `listSkills()` gave, or a uri with `{ server }` (without it, the one server whose last
+   * listing has that uri). Its reads go to that server alone.
+   */
+  async loadSkill(
+    skill: Skill | string,
+    options: LoadSkillOptions & { server?: string } = {},
+  ): Promise<LoadedSkill> {
+    this.#open();
+    return this.#skills.load(skill, options, (server) => this.#named(server).client);
   }
 
   /** The server and its own name for a qualified tool name (from the last listing). */
