@@ -170,3 +170,22 @@ test('tracing: false makes no span and puts no trace context on the wire', async
   expect(spans()).toEqual([]);
   expect(metaOf('tools/call').at(-1)).not.toHaveProperty('traceparent');
 });
+
+test('a call answered from the policy’s reuse has a span of its own, saying so', async () => {
+  await using client = traced(server.url, { policy: { reuse: { ttlMs: 60_000 } } });
+  await client.listTools();
+  await client.callTool('echo', { text: 'once' });
+  exporter.reset();
+  const again = await client.callTool('echo', { text: 'once' });
+  expect(again.content).toEqual([{ type: 'text', text: 'once' }]);
+  const [span, ...more] = named('tools/call echo');
+  expect(more).toEqual([]);
+  expect(span?.attributes).toMatchObject({
+    'toolwire.policy.reused': true,
+    'gen_ai.tool.name': 'echo',
+  });
+  // Reused: the server saw one call.
+  expect(
+    server.log.filter((entry) => (entry.body as { method?: string })?.method === 'tools/call'),
+  ).toHaveLength(1);
+});

@@ -236,9 +236,25 @@ export class McpClient implements AsyncDisposable {
     this.#policy = policyParts(
       this.#options.policy,
       this.url,
-      (note) => this.#events.emit('policy', note),
+      (note) => {
+        if (note.kind === 'reused') this.#reusedSpan(note.tool, note.shared);
+        this.#events.emit('policy', note);
+      },
       (error) => this.#events.emit('warning', error),
     );
+  }
+
+  /**
+   * A call answered from the policy's reuse makes no request, and so no span of its own: it gets
+   * one here, ended at once, saying where its answer came from.
+   */
+  #reusedSpan(tool: string, shared: boolean): void {
+    const observer = this.#observer;
+    if (!observer || observer.quiet?.()) return;
+    const operation = { method: 'tools/call', params: { name: tool }, idempotent: true, tool };
+    const span = this.#operationSpan(observer, { operation });
+    span.set({ 'toolwire.policy.reused': true, 'toolwire.policy.shared': shared });
+    span.end();
   }
 
   /** The negotiated protocol revision, once connected. */
