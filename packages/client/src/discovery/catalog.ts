@@ -4,6 +4,7 @@
  * type skipped. A bad entry is reported and skipped, never the end of the walk.
  */
 import type { Dispatcher } from 'undici';
+import { refusalToReach } from '../auth/reach.ts';
 import { isMcpError } from '../core/errors.ts';
 import { type FetchOptions, fetchDocument, parseJson } from './fetch-document.ts';
 import { isObject, type Loose, readCard, text } from './shape.ts';
@@ -24,6 +25,8 @@ export interface SkippedEntry {
 }
 
 interface Walk {
+  /** The catalog the walk started from: what its documents may make the client reach is judged by it. */
+  root: URL;
   dispatcher: Dispatcher;
   options: FetchOptions;
   servers: DiscoveredServer[];
@@ -39,7 +42,15 @@ export async function walkCatalog(
   url: string,
   options: FetchOptions,
 ): Promise<{ servers: DiscoveredServer[]; skipped: SkippedEntry[] }> {
-  const walk: Walk = { dispatcher, options, servers: [], skipped: [], fetches: 0, entries: 0 };
+  const walk: Walk = {
+    root: new URL(url),
+    dispatcher,
+    options,
+    servers: [],
+    skipped: [],
+    fetches: 0,
+    entries: 0,
+  };
   await visit(walk, raw, url, 1);
   return { servers: walk.servers, skipped: walk.skipped };
 }
@@ -76,8 +87,8 @@ async function cardEntry(walk: Walk, entry: Loose, base: string, where: string) 
   if (entry.data !== undefined) {
     card = readCard(entry.data, base);
   } else {
-    const at = entryUrl(entry, base);
-    if (!at) return void walk.skipped.push({ where, reason: 'neither url nor data' });
+    const at = entryUrl(walk, entry, base, where);
+    if (!at) return;
     const fetched = await fetchCounted(walk, at, CARD_TYPE, 'card');
     if (!fetched) return void walk.skipped.push({ where, reason: `no card at ${at}` });
     card = readCard(parseJson(fetched.body, 'card', fetched.url), fetched.url);
@@ -96,20 +107,32 @@ async function nestedEntry(walk: Walk, entry: Loose, base: string, where: string
     return void walk.skipped.push({ where, reason: `nested deeper than ${MAX_DEPTH}` });
   }
   if (entry.data !== undefined) return visit(walk, entry.data, base, depth + 1);
-  const at = entryUrl(entry, base);
-  if (!at) return void walk.skipped.push({ where, reason: 'neither url nor data' });
+  const at = entryUrl(walk, entry, base, where);
+  if (!at) return;
   const fetched = await fetchCounted(walk, at, CATALOG_TYPE, 'catalog');
   if (!fetched) return void walk.skipped.push({ where, reason: `no catalog at ${at}` });
   return visit(walk, parseJson(fetched.body, 'catalog', fetched.url), fetched.url, depth + 1);
 }
 
-function entryUrl(entry: Loose, base: string): string | undefined {
+/**
+ * The URL an entry names, or undefined (and the entry skipped, saying why). A catalog may name
+ * documents on other domains, but it is a stranger's document: only https (http on loopback),
+ * and never an address of the user's own network unless the catalog itself is on one, as for
+ * what a server names for authorization (auth/reach.ts).
+ */
+function entryUrl(walk: Walk, entry: Loose, base: string, where: string): string | undefined {
   const url = text(entry.url);
-  if (!url || !URL.canParse(url, base)) return undefined;
+  if (!url || !URL.canParse(url, base)) {
+    walk.skipped.push({ where, reason: 'neither url nor data' });
+    return undefined;
+  }
   const resolved = new URL(url, base);
-  return resolved.protocol === 'https:' || resolved.protocol === 'http:'
-    ? resolved.href
-    : undefined;
+  const refusal = refusalToReach(resolved, walk.root);
+  if (refusal) {
+    walk.skipped.push({ where, reason: `refused ${resolved.origin}: ${refusal}` });
+    return undefined;
+  }
+  return resolved.href;
 }
 
 async function fetchCounted(walk: Walk, url: string, accept: string, document: string) {
