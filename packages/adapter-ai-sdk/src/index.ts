@@ -10,6 +10,8 @@ export {
   ToolPins,
   type ToolPinsOptions,
   type ToolSource,
+  type ToolTokens,
+  type ToolTokensOptions,
 } from '@toolwire/client';
 export {
   type McpToolApproval,
@@ -31,4 +33,5 @@ export type {
 } from './options.ts';
 export { type McpSkills, mcpSkills } from './skills.ts';
 export { TOOL_CALL_ID_META } from './tool.ts';
+export { mcpToolTokens } from './tokens.ts';
 export { type McpToolSet, mcpToolSet, mcpTools } from './tool-set.ts';

@@ -9,6 +9,8 @@ export {
   ToolPins,
   type ToolPinsOptions,
   type ToolSource,
+  type ToolTokens,
+  type ToolTokensOptions,
 } from '@toolwire/client';
 export type { McpArtifact, ModelBlock, ModelContent } from './content.ts';
 export { ToolException } from './errors.ts';
@@ -21,5 +23,6 @@ export {
 export type { McpToolCall, McpToolsOptions } from './options.ts';
 export { type McpSkills, mcpSkills } from './skills.ts';
 export { type McpProgressEvent, McpStructuredTool, type McpToolOutput } from './tool.ts';
+export { mcpToolTokens } from './tokens.ts';
 export { McpToolkit } from './toolkit.ts';
 export { mcpStructuredTools } from './tools.ts';
