@@ -32,6 +32,6 @@ export type {
   TypedTools,
 } from './options.ts';
 export { type McpSkills, mcpSkills } from './skills.ts';
-export { TOOL_CALL_ID_META } from './tool.ts';
 export { mcpToolTokens } from './tokens.ts';
+export { TOOL_CALL_ID_META } from './tool.ts';
 export { type McpToolSet, mcpToolSet, mcpTools } from './tool-set.ts';

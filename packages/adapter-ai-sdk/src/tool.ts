@@ -74,15 +74,18 @@ export function toAiTool(
     : dynamicTool({
         ...common,
         // Slim or not, the model's arguments are checked against the server's full schema below.
-        inputSchema: jsonSchema(forProvider(definition.inputSchema, options.slim, definition.name), {
-          validate: (value) => {
-            // A schema ajv cannot compile checks nothing: the server still checks.
-            const problems = argumentProblems(definition.inputSchema, value) ?? [];
-            return problems.length === 0
-              ? { success: true, value }
-              : { success: false, error: new ToolArgumentsError(definition.name, problems) };
+        inputSchema: jsonSchema(
+          forProvider(definition.inputSchema, options.slim, definition.name),
+          {
+            validate: (value) => {
+              // A schema ajv cannot compile checks nothing: the server still checks.
+              const problems = argumentProblems(definition.inputSchema, value) ?? [];
+              return problems.length === 0
+                ? { success: true, value }
+                : { success: false, error: new ToolArgumentsError(definition.name, problems) };
+            },
           },
-        }),
+        ),
       });
   definitions.set(built, definition);
   return built;

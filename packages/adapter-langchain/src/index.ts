@@ -22,7 +22,7 @@ export {
 } from './interrupt-on.ts';
 export type { McpToolCall, McpToolsOptions } from './options.ts';
 export { type McpSkills, mcpSkills } from './skills.ts';
-export { type McpProgressEvent, McpStructuredTool, type McpToolOutput } from './tool.ts';
 export { mcpToolTokens } from './tokens.ts';
+export { type McpProgressEvent, McpStructuredTool, type McpToolOutput } from './tool.ts';
 export { McpToolkit } from './toolkit.ts';
 export { mcpStructuredTools } from './tools.ts';

@@ -77,7 +77,11 @@ describe('slimSchema', () => {
   });
 
   test('data is never walked into: an enum or default holding $comment stays whole', () => {
-    const slim = slimSchema({ type: 'object', default: { $comment: 'kept' }, enum: [{ $schema: 1 }] });
+    const slim = slimSchema({
+      type: 'object',
+      default: { $comment: 'kept' },
+      enum: [{ $schema: 1 }],
+    });
     expect(slim).toEqual({ type: 'object', default: { $comment: 'kept' }, enum: [{ $schema: 1 }] });
   });
 

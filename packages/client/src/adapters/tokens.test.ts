@@ -42,15 +42,17 @@ describe('toolTokens', () => {
   });
 
   test("the real Claude tokenizer counts differently from o200k's", async () => {
-    const tools = [{ name: 'add', description: 'Adds two numbers.', inputSchema: { type: 'object' } }];
+    const tools = [
+      { name: 'add', description: 'Adds two numbers.', inputSchema: { type: 'object' } },
+    ];
     const claude = await toolTokens(tools, { tokenizer: 'claude' });
     expect(claude.total).toBeGreaterThan(0);
     expect(claude.total).not.toBe((await toolTokens(tools)).total);
   });
 
   test('an unknown tokenizer name is a TypeError naming the choices', async () => {
-    await expect(
-      toolTokens([], { tokenizer: 'gpt2' as unknown as 'o200k' }),
-    ).rejects.toThrow(/'o200k', 'claude' or a function/);
+    await expect(toolTokens([], { tokenizer: 'gpt2' as unknown as 'o200k' })).rejects.toThrow(
+      /'o200k', 'claude' or a function/,
+    );
   });
 });

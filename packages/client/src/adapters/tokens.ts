@@ -45,10 +45,16 @@ export async function toolTokens(
         input_schema: tool.inputSchema,
       }),
     );
-    counted.tools.push({ name: tool.name, ...(tool.server ? { server: tool.server } : {}), tokens });
+    counted.tools.push({
+      name: tool.name,
+      ...(tool.server ? { server: tool.server } : {}),
+      tokens,
+    });
     if (tool.server !== undefined) {
       // A server's name is the server's choice: an own property, never the prototype's.
-      const before = Object.hasOwn(counted.servers, tool.server) ? counted.servers[tool.server]! : 0;
+      const before = Object.hasOwn(counted.servers, tool.server)
+        ? counted.servers[tool.server]!
+        : 0;
       Object.defineProperty(counted.servers, tool.server, {
         value: before + tokens,
         enumerable: true,
