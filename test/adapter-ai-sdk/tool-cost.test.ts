@@ -35,7 +35,11 @@ async function call(tools: ToolSet, name: string, input: JsonObject) {
   const tool = tools[name]!;
   const checked = await asSchema(tool.inputSchema).validate!(input);
   if (!checked.success) throw checked.error;
-  return tool.execute!(input, { toolCallId: `call-${name}`, messages: [] }) as Promise<{
+  return tool.execute!(input, {
+    toolCallId: `call-${name}`,
+    messages: [],
+    context: {},
+  }) as Promise<{
     isError?: boolean;
     content: Array<{ type: string; text?: string }>;
   }>;
