@@ -55,7 +55,12 @@ function unknownName(name: string): Promise<TokenCounter> {
   );
 }
 
-async function importOrExplain<T>(specifier: string, install: string, name: string): Promise<T> {
+/** `specifier` imported; not installed, an error that says what to install. */
+export async function importOrExplain<T>(
+  specifier: string,
+  install: string,
+  name: string,
+): Promise<T> {
   try {
     return (await import(specifier)) as T;
   } catch (error) {

@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { importOrExplain } from './tokenizers.ts';
 import { toolTokens } from './tokens.ts';
 
 /** One token per character: the sums are easy to follow. */
@@ -53,6 +54,14 @@ describe('toolTokens', () => {
   test('an unknown tokenizer name is a TypeError naming the choices', async () => {
     await expect(toolTokens([], { tokenizer: 'gpt2' as unknown as 'o200k' })).rejects.toThrow(
       /'o200k', 'claude' or a function/,
+    );
+  });
+
+  test('a tokenizer package not installed fails with what to install', async () => {
+    await expect(
+      importOrExplain('@toolwire/no-such-tokenizer', '@toolwire/no-such-tokenizer', 'o200k'),
+    ).rejects.toThrow(
+      "counting tokens with 'o200k' needs the optional package @toolwire/no-such-tokenizer: npm install @toolwire/no-such-tokenizer",
     );
   });
 });
