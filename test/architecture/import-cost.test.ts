@@ -38,4 +38,9 @@ test('importing the client loads no undici, no dialect, no channel, no OAuth, no
     ),
   );
   expect(deferred).toEqual([]);
+  // The tokenizers are optional peers, loaded by the first count only.
+  const tokenizers = loaded.filter((url) =>
+    /\/node_modules\/(js-tiktoken|tiktoken|@anthropic-ai\/tokenizer)\//.test(url),
+  );
+  expect(tokenizers).toEqual([]);
 });

@@ -10,6 +10,8 @@ export {
   ToolPins,
   type ToolPinsOptions,
   type ToolSource,
+  type ToolTokens,
+  type ToolTokensOptions,
 } from '@toolwire/client';
 export {
   type McpToolApproval,
@@ -30,5 +32,6 @@ export type {
   TypedTools,
 } from './options.ts';
 export { type McpSkills, mcpSkills } from './skills.ts';
+export { mcpToolTokens } from './tokens.ts';
 export { TOOL_CALL_ID_META } from './tool.ts';
 export { type McpToolSet, mcpToolSet, mcpTools } from './tool-set.ts';

@@ -28,6 +28,24 @@ test('structuredContent the text already carries (formatted differently) is not 
   expect(toModelOutput(result)).toEqual({ type: 'text', value: '{ "sum": 5 }' });
 });
 
+test('structuredContent { content } whose content the text already is, is not repeated', () => {
+  const result: CallToolResult = {
+    content: [{ type: 'text', text: 'Echo: hi' }],
+    structuredContent: { content: 'Echo: hi' },
+    isError: false,
+  };
+  expect(toModelOutput(result)).toEqual({ type: 'text', value: 'Echo: hi' });
+  // With more beside `content`, the text does not say it all: the structured part goes too.
+  const more = { ...result, structuredContent: { content: 'Echo: hi', at: 1 } };
+  expect(toModelOutput(more)).toEqual({
+    type: 'content',
+    value: [
+      { type: 'text', text: 'Echo: hi' },
+      { type: 'text', text: '{"content":"Echo: hi","at":1}' },
+    ],
+  });
+});
+
 test('a structured-only result is its JSON', () => {
   expect(toModelOutput({ content: [], structuredContent: { ok: true }, isError: false })).toEqual({
     type: 'text',

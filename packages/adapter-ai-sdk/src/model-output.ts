@@ -3,12 +3,13 @@
  * or media for images, audio and binary resources), `structuredContent` added when the content
  * does not already carry it, and `isError` as an error output the model can react to.
  */
-import type {
-  CallToolResult,
-  ContentBlock,
-  EmbeddedResource,
-  ResourceContents,
-  ResourceLink,
+import {
+  type CallToolResult,
+  type ContentBlock,
+  type EmbeddedResource,
+  type ResourceContents,
+  type ResourceLink,
+  rendersStructuredContent,
 } from '@toolwire/client';
 import type { JSONValue, Tool } from 'ai';
 
@@ -103,24 +104,12 @@ function describeLink(link: ResourceLink): string {
 }
 
 /**
- * `structuredContent` as JSON text, unless a text block already holds the same value (the spec
- * asks servers to send it both ways, and the model needs it once).
+ * `structuredContent` as JSON text, unless a text block already renders it (the spec asks servers
+ * to send it both ways, and the model needs it once): the client's rule, shared with LangChain.
  */
 function structuredPart(result: CallToolResult): { type: 'text'; text: string } | undefined {
-  if (result.structuredContent === undefined) return undefined;
-  const json = JSON.stringify(result.structuredContent);
-  const repeated = result.content.some(
-    (block) => block.type === 'text' && sameJson(block.text, json),
-  );
-  return repeated ? undefined : { type: 'text', text: json };
-}
-
-function sameJson(text: string, json: string): boolean {
-  try {
-    return JSON.stringify(JSON.parse(text)) === json;
-  } catch {
-    return false;
-  }
+  if (result.structuredContent === undefined || rendersStructuredContent(result)) return undefined;
+  return { type: 'text', text: JSON.stringify(result.structuredContent) };
 }
 
 function isMedia(mediaType: string): boolean {

@@ -126,6 +126,14 @@ export interface McpToolsOptions<
    */
   preliminaryResults?: boolean;
   /**
+   * Show the model slimmer definitions (`slimSchema` / `slimDescription` of the client): no
+   * `$comment` / `$schema`, one example, no titles that repeat names, no default stated twice,
+   * one-branch `anyOf` / `allOf` merged, long descriptions cut. Arguments are still checked
+   * against the server's full schema.
+   * @default false
+   */
+  slim?: boolean;
+  /**
    * Pin each tool's definition (name, description, input schema) when first seen, and refuse
    * (leave out) or report a tool whose definition changes before a model sees it: `true`, the
    * pinning's options, or a `ToolPins` to share between tool sets or keep across restarts.
@@ -177,6 +185,7 @@ export interface ResolvedOptions {
   providerOptions: (tool: McpTool) => ToolProviderOptions | undefined;
   inputExamples: (tool: McpTool) => readonly InputExample[] | undefined;
   preliminaryResults: boolean;
+  slim: boolean;
   pins: ToolPins | undefined;
   readResourceLinks: ((link: ResourceLink, call: McpToolCall) => boolean) | undefined;
   toolErrors: 'output' | 'throw';
@@ -203,6 +212,7 @@ const OPTION_KEYS = {
   providerOptions: true,
   inputExamples: true,
   preliminaryResults: true,
+  slim: true,
   pin: true,
   readResourceLinks: true,
   toolErrors: true,
@@ -234,6 +244,9 @@ export function resolveOptions(options: McpToolsOptions<ToolSchemas, string>): R
   if (options.prefix !== undefined && typeof options.prefix !== 'string') {
     throw new TypeError('expected `prefix` to be a string');
   }
+  if (options.slim !== undefined && typeof options.slim !== 'boolean') {
+    throw new TypeError('expected `slim` to be a boolean');
+  }
   if (
     options.timeoutMs !== undefined &&
     !(Number.isFinite(options.timeoutMs) && options.timeoutMs > 0)
@@ -252,6 +265,7 @@ export function resolveOptions(options: McpToolsOptions<ToolSchemas, string>): R
     providerOptions: perTool('providerOptions', options.providerOptions, 'object'),
     inputExamples: examplesRule(options.inputExamples),
     preliminaryResults: options.preliminaryResults === true,
+    slim: options.slim === true,
     pins: pinsOf(options.pin),
     readResourceLinks:
       typeof readResourceLinks === 'function'

@@ -17,6 +17,8 @@ import {
   OutputValidationError,
   openSchema,
   serverOfTool,
+  slimDescription,
+  slimSchema,
   type ToolSource,
 } from '@toolwire/client';
 import { asSchema, dynamicTool, type JSONValue, jsonSchema, type Tool, tool } from 'ai';
@@ -57,7 +59,8 @@ export function toAiTool(
         streamRun(source, call(execution), input, { options, typed, signal: execution.abortSignal })
     : (input: unknown, execution: Execution) =>
         run(source, call(execution), input, { options, typed, signal: execution.abortSignal });
-  const description = definition.description ?? definition.title;
+  const full = definition.description ?? definition.title;
+  const description = full !== undefined && options.slim ? slimDescription(full) : full;
   const common = {
     ...(description === undefined ? {} : { description }),
     metadata: metadataOf(source, definition),
@@ -70,15 +73,19 @@ export function toAiTool(
     ? tool({ ...common, inputSchema: typed.inputSchema })
     : dynamicTool({
         ...common,
-        inputSchema: jsonSchema(forProvider(definition.inputSchema), {
-          validate: (value) => {
-            // A schema ajv cannot compile checks nothing: the server still checks.
-            const problems = argumentProblems(definition.inputSchema, value) ?? [];
-            return problems.length === 0
-              ? { success: true, value }
-              : { success: false, error: new ToolArgumentsError(definition.name, problems) };
+        // Slim or not, the model's arguments are checked against the server's full schema below.
+        inputSchema: jsonSchema(
+          forProvider(definition.inputSchema, options.slim, definition.name),
+          {
+            validate: (value) => {
+              // A schema ajv cannot compile checks nothing: the server still checks.
+              const problems = argumentProblems(definition.inputSchema, value) ?? [];
+              return problems.length === 0
+                ? { success: true, value }
+                : { success: false, error: new ToolArgumentsError(definition.name, problems) };
+            },
           },
-        }),
+        ),
       });
   definitions.set(built, definition);
   return built;
@@ -241,9 +248,10 @@ async function checkOutput(
 }
 
 /** Providers want an object schema with `properties`; a server may leave them out. */
-export function forProvider(schema: JsonSchema): ProviderSchema {
+export function forProvider(schema: JsonSchema, slim = false, name = ''): ProviderSchema {
   if (nestsTooDeep(schema)) return openSchema() as ProviderSchema;
-  return { ...schema, type: 'object', properties: schema['properties'] ?? {} } as ProviderSchema;
+  const shown = slim ? slimSchema(schema, name) : schema;
+  return { ...shown, type: 'object', properties: shown['properties'] ?? {} } as ProviderSchema;
 }
 
 /**

@@ -22,6 +22,19 @@ test('structured content alone is shown to the model as JSON, and kept in the ar
   expect(artifact.structuredContent).toEqual({ n: 1 });
 });
 
+test('structured content the text already renders reaches the model once: the text', () => {
+  for (const structuredContent of [{ sum: 5 }, { content: '{"sum":5}' }]) {
+    const result: CallToolResult = {
+      content: [{ type: 'text', text: '{"sum":5}' }],
+      structuredContent,
+      isError: false,
+    };
+    const [content, artifact] = toContentAndArtifact(result, { server: 's', tool: 't' });
+    expect(content).toBe('{"sum":5}');
+    expect(artifact.structuredContent).toEqual(structuredContent);
+  }
+});
+
 test('embedded resources reach the model as v1 blocks and stay whole in the artifact', () => {
   const blob = (mimeType: string) => ({
     type: 'resource' as const,

@@ -9,6 +9,8 @@ export {
   ToolPins,
   type ToolPinsOptions,
   type ToolSource,
+  type ToolTokens,
+  type ToolTokensOptions,
 } from '@toolwire/client';
 export type { McpArtifact, ModelBlock, ModelContent } from './content.ts';
 export { ToolException } from './errors.ts';
@@ -20,6 +22,7 @@ export {
 } from './interrupt-on.ts';
 export type { McpToolCall, McpToolsOptions } from './options.ts';
 export { type McpSkills, mcpSkills } from './skills.ts';
+export { mcpToolTokens } from './tokens.ts';
 export { type McpProgressEvent, McpStructuredTool, type McpToolOutput } from './tool.ts';
 export { McpToolkit } from './toolkit.ts';
 export { mcpStructuredTools } from './tools.ts';

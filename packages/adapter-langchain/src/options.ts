@@ -110,6 +110,14 @@ export interface McpToolsOptions {
    * @default false
    */
   pin?: boolean | ToolPins | ToolPinsOptions;
+  /**
+   * Show the model slimmer definitions (`slimSchema` / `slimDescription` of the client): no
+   * `$comment` / `$schema`, one example, no titles that repeat names, no default stated twice,
+   * one-branch `anyOf` / `allOf` merged, long descriptions cut. Arguments are still checked
+   * against the server's full schema.
+   * @default false
+   */
+  slim?: boolean;
 }
 
 export interface ResolvedOptions extends Omit<McpToolsOptions, 'deferLoading' | 'pin'> {
@@ -120,6 +128,7 @@ export interface ResolvedOptions extends Omit<McpToolsOptions, 'deferLoading' | 
   resources: 'blocks' | 'artifact';
   deferLoading: (tool: Tool) => boolean;
   pins: ToolPins | undefined;
+  slim: boolean;
 }
 
 /** Every key the options take (`signal` is `mcpStructuredTools`'): a typo is a TypeError. */
@@ -140,6 +149,7 @@ const OPTION_KEYS = {
   deferLoading: true,
   resources: true,
   pin: true,
+  slim: true,
   signal: true,
 } as const satisfies OptionKeys<McpToolsOptions & { signal?: AbortSignal }>;
 
@@ -169,6 +179,9 @@ export function resolveOptions(options: McpToolsOptions): ResolvedOptions {
   if (options.timeoutMs !== undefined && !(options.timeoutMs > 0)) {
     throw new TypeError('timeoutMs must be a positive number');
   }
+  if (options.slim !== undefined && typeof options.slim !== 'boolean') {
+    throw new TypeError('slim must be a boolean');
+  }
   const maxRecursion = options.maxRecursion ?? DEFAULT_MAX_RECURSION;
   if (!Number.isInteger(maxRecursion) || maxRecursion < 0) {
     throw new TypeError('maxRecursion must be a non-negative integer');
@@ -186,6 +199,7 @@ export function resolveOptions(options: McpToolsOptions): ResolvedOptions {
     resources,
     deferLoading: deferRule(options.deferLoading),
     pins: pinsOf(options.pin),
+    slim: options.slim === true,
   };
 }
 

@@ -28,6 +28,8 @@ import {
   nestsTooDeep,
   openSchema,
   type Progress,
+  slimDescription,
+  slimSchema,
   type Tool,
   type ToolSource,
 } from '@toolwire/client';
@@ -86,8 +88,12 @@ export class McpStructuredTool extends StructuredTool<JSONSchema, unknown, unkno
     // Inlining may nest a schema deeper than it was.
     if (nestsTooDeep(inlined)) inlined = openSchema();
     this.name = fields.name;
-    this.description = definition.description ?? definition.title ?? definition.name;
-    this.schema = inlined as JSONSchema;
+    const description = definition.description ?? definition.title ?? definition.name;
+    const { slim } = fields.options;
+    this.description = slim ? slimDescription(description) : description;
+    // Slimmed after inlining, so a `$ref` to a one-branch `anyOf` flattens too; `#inlined` (the
+    // fallback check) and the server's schema stay whole.
+    this.schema = (slim ? slimSchema(inlined, definition.name) : inlined) as JSONSchema;
     this.definition = definition;
     this.server = fields.server;
     this.#client = client;

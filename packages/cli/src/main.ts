@@ -53,6 +53,10 @@ export async function main(
     program.command('inspect').description('show how the server was reached and all it offers'),
   )
     .usage('[options] URL | --config FILE --server NAME | -- COMMAND ARGS…')
+    .option(
+      '--tokens [tokenizer]',
+      "each tool's definition in tokens, full and slim: o200k (default) or claude",
+    )
     .action(run('inspect'));
 
   withTargetOptions(

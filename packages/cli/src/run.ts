@@ -15,6 +15,7 @@ import { describeError, exitCodeFor } from './failure.ts';
 import { type ConnectionOptions, type Session, withSession } from './session.ts';
 import { resolveTarget, type TargetOptions } from './target.ts';
 import { type Streams, Terminal } from './terminal.ts';
+import { tokenizerChoice } from './tool-tokens.ts';
 
 export type CommandName =
   | 'inspect'
@@ -40,6 +41,8 @@ export interface CommandOptions extends ConnectionOptions, TargetOptions {
   browser?: boolean;
   /** skill: take a dynamic skill, whose files cannot be verified. */
   dynamic?: boolean;
+  /** inspect: count the tools' tokens (`true` is o200k). */
+  tokens?: string | boolean;
 }
 
 const COMMANDS: Record<
@@ -48,7 +51,7 @@ const COMMANDS: Record<
 > = {
   inspect: (session, rest, options) => {
     if (rest.length > 0) throw new UsageError(`inspect takes no more words, got ${rest.join(' ')}`);
-    return inspectCommand(session, options.protocol ?? 'auto');
+    return inspectCommand(session, options.protocol ?? 'auto', tokenizerChoice(options.tokens));
   },
   call: (session, rest, options) =>
     callCommand(session, rest, {

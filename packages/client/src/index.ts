@@ -91,6 +91,10 @@ export { argumentProblems } from './adapters/arguments.ts';
 export { getOwn, setOwn } from './adapters/own.ts';
 export { nestsTooDeep, openSchema } from './adapters/schema-depth.ts';
 export { SkillShelf } from './adapters/skills.ts';
+// What tool definitions cost a model, and slimmer ones (tokenizers loaded only when counting).
+export { slimDescription, slimSchema } from './adapters/slim.ts';
+export { toolTokens } from './adapters/tokens.ts';
+export { rendersStructuredContent } from './adapters/structured.ts';
 
 // The types, each named in public-types.ts.
 export type * from './public-types.ts';

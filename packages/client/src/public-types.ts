@@ -181,3 +181,5 @@ export type {
 } from './adapters/skills.ts';
 export type { PinnedDefinition, ToolDrift, ToolPinsOptions } from './adapters/pins.ts';
 export type { ToolNameMap } from './adapters/names.ts';
+export type { TokenCounter, TokenizerName } from './adapters/tokenizers.ts';
+export type { ModelToolDefinition, ToolTokens, ToolTokensOptions } from './adapters/tokens.ts';

@@ -13,6 +13,7 @@ import type {
 } from '@toolwire/client';
 import { printable, visible } from '../printable.ts';
 import type { Terminal } from '../terminal.ts';
+import type { ToolCost } from '../tool-tokens.ts';
 import { cut, oneLine, table, wrap } from './table.ts';
 
 export interface Inspection {
@@ -31,6 +32,8 @@ export interface Inspection {
   prompts: Prompt[];
   /** Lists the server could not give, and why. */
   problems?: Record<string, string>;
+  /** With `--tokens`: what the tools' definitions cost a model. */
+  tokens?: ToolCost;
 }
 
 const DIALECT_NAMES: Record<string, string> = {
@@ -139,19 +142,36 @@ export function printInspection(found: Inspection, terminal: Terminal): void {
       for (const line of body) terminal.print(line);
     }
   };
+  const cost = found.tokens;
   section(
     'tools',
     found.tools.length,
-    ['NAME', 'TITLE', 'HINTS', 'OUTPUT', 'TASK', 'DESCRIPTION'],
-    found.tools.map((tool) => [
+    [
+      'NAME',
+      'TITLE',
+      'HINTS',
+      'OUTPUT',
+      'TASK',
+      ...(cost ? ['TOKENS', 'SLIM'] : []),
+      'DESCRIPTION',
+    ],
+    found.tools.map((tool, index) => [
       name(tool.name),
       cell(tool.title ?? tool.annotations?.title),
       hints(tool),
       tool.outputSchema ? 'schema' : '',
       taskSupport(tool),
+      ...(cost
+        ? [String(cost.tools[index]?.tokens ?? ''), String(cost.tools[index]?.slim ?? '')]
+        : []),
       cell(tool.description),
     ]),
   );
+  if (cost) {
+    terminal.print(
+      `  ${cost.total} tokens in all (${cost.tokenizer}); ${cost.slimTotal} with slim: true`,
+    );
+  }
   section(
     'resources',
     found.resources.length,
