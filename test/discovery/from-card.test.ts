@@ -175,3 +175,38 @@ test('the registry API v0.1: search (latest only), cursor pages, latest and a gi
     content: [{ type: 'text', text: 'from the registry' }],
   });
 });
+
+test('a card from a stranger’s domain may not aim the client into the user network, nor send a secret in the clear', async () => {
+  const base = { name: 'com.example/x', version: '1.0.0', description: 'x' };
+  const fromDomain = (url: string) => ({
+    ...base,
+    source: 'https://cards.example.com/.well-known/mcp/server-card.json',
+    remotes: [{ type: 'streamable-http', url }],
+  });
+  for (const url of [
+    'http://169.254.169.254/mcp',
+    'https://10.0.0.1/mcp',
+    'http://api.example.net/mcp',
+  ]) {
+    const error = await createMcpClientFrom(fromDomain(url)).catch((e: unknown) => e);
+    expect(error, url).toBeInstanceOf(DiscoveryError);
+    expect((error as Error).message).toMatch(/remote is refused/);
+  }
+  // A secret header over plain http to another host: refused, and the secret is not in the error.
+  const cleartext = {
+    ...base,
+    remotes: [
+      {
+        type: 'streamable-http',
+        url: 'http://api.example.net/mcp',
+        headers: [{ name: 'Authorization', isSecret: true, isRequired: true }],
+      },
+    ],
+  };
+  const error = await createMcpClientFrom(cleartext, { inputs: () => 'Bearer s3cret' }).catch(
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(DiscoveryError);
+  expect((error as Error).message).toMatch(/in the clear/);
+  expect(String(error)).not.toContain('s3cret');
+});

@@ -180,3 +180,35 @@ test('with retries on, the 429 slows the other calls while the refused one is st
   expect(others).toHaveLength(4);
   for (const { at } of others) expect(at).toBeGreaterThanOrEqual(answered429At! + retryAfterMs);
 });
+
+test("a hostile Retry-After holds the others no longer than the client's maxRetryAfterMs", async () => {
+  let refused = false;
+  await using server = await startFaultServer(
+    mcpServer(async (message) => {
+      if (message.method !== 'tools/call') return undefined;
+      if (!refused) {
+        refused = true;
+        // About 317 years: were it kept, every call to the server would wait out its deadline.
+        return new HttpResponse('slow down', {
+          status: 429,
+          headers: { 'retry-after': '9999999999' },
+        });
+      }
+      return done(message.id);
+    }),
+  );
+  await using client = createMcpClient(server.url, {
+    policy: { concurrency: 4 },
+    retry: { retries: 0, maxRetryAfterMs: 300 },
+  });
+  const held: number[] = [];
+  client.on('policy', (note) => {
+    if (note.kind === 'pushback') held.push(note.retryAfterMs);
+  });
+  await client.listTools();
+  await expect(client.callTool('unsafe', { n: 0 })).rejects.toMatchObject({ status: 429 });
+  expect(held).toEqual([300]);
+  // The next call starts once the capped hold is over, well inside its own deadline.
+  const next = await client.callTool('unsafe', { n: 1 }, { timeoutMs: 10_000 });
+  expect(next.isError).not.toBe(true);
+});

@@ -3,7 +3,7 @@
  * one execution, a tool that is not both read-only and idempotent is never reused, and a
  * server's `cache_hint: "no-cache"` wins.
  */
-import { createMcpClient, type PolicyNote } from '@toolwire/client';
+import { createMcpClient, memoryPolicyStore, type PolicyNote } from '@toolwire/client';
 import { expect, test } from 'vitest';
 import { mcpServer, result, startFaultServer } from '../helpers/fault-server.ts';
 
@@ -115,4 +115,51 @@ test('a misspelt policy option is a TypeError naming it', () => {
   expect(() => createMcpClient('http://127.0.0.1:1/mcp', { policy: { concurrency: 0 } })).toThrow(
     TypeError,
   );
+});
+
+test('clients of one store share results only within a partition; a call with its own headers keeps its own', async () => {
+  const { server, executed } = await countingServer();
+  await using _ = server;
+  const store = memoryPolicyStore();
+  const forUser = (partition: string) =>
+    createMcpClient(server.url, { policy: { reuse: { ttlMs: 60_000, partition }, store } });
+  await using alice = forUser('alice');
+  await using aliceAgain = forUser('alice');
+  await using bob = forUser('bob');
+  for (const client of [alice, aliceAgain, bob]) await client.listTools();
+  await alice.callTool('lookup', { q: 1 });
+  await aliceAgain.callTool('lookup', { q: 1 });
+  expect(executed.get('lookup')).toBe(1);
+  // Another user's client never gets alice's result.
+  await bob.callTool('lookup', { q: 1 });
+  expect(executed.get('lookup')).toBe(2);
+  // Headers of its own: the call may act for someone else, so nothing kept answers it.
+  await alice.callTool('lookup', { q: 1 }, { headers: { 'x-on-behalf-of': 'carol' } });
+  expect(executed.get('lookup')).toBe(3);
+});
+
+test('a call that joins another in flight still ends on its own deadline', async () => {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await using server = await startFaultServer(
+    mcpServer(async (message) => {
+      if (message.method === 'tools/list') return result(message.id, { tools: TOOLS });
+      if (message.method !== 'tools/call') return undefined;
+      await held;
+      return result(message.id, { content: [{ type: 'text', text: 'late' }] });
+    }),
+  );
+  await using client = createMcpClient(server.url, { policy: { reuse: { ttlMs: 60_000 } } });
+  await client.listTools();
+  const first = client.callTool('lookup', { q: 1 }, { timeoutMs: 30_000 });
+  const joined = client.callTool('lookup', { q: 1 }, { timeoutMs: 200 });
+  await expect(joined).rejects.toMatchObject({ code: 'TIMEOUT' });
+  const controller = new AbortController();
+  const aborted = client.callTool('lookup', { q: 1 }, { signal: controller.signal });
+  controller.abort();
+  await expect(aborted).rejects.toMatchObject({ code: 'ABORTED' });
+  release();
+  expect((await first).content).toEqual([{ type: 'text', text: 'late' }]);
 });

@@ -119,3 +119,17 @@ test("the server's own origin is reachable, whatever its scheme and address", ()
   expect(refusalToReach(new URL('http://10.0.0.5:8080/.well-known/x'), server)).toBeUndefined();
   expect(refusalToReach(new URL('http://10.0.0.5:8081/'), server)).toMatch(/http: is not/);
 });
+
+test('a blob: URL carrying the server origin is still another scheme', () => {
+  const server = new URL('https://mcp.example.com/mcp');
+  expect(new URL('blob:https://mcp.example.com/x').origin).toBe(server.origin);
+  expect(refusalToReach(new URL('blob:https://mcp.example.com/x'), server)).toMatch(/blob: is not/);
+});
+
+test.each([
+  ['http://localhost./x', 'loopback'],
+  ['http://app.localhost/x', 'loopback'],
+  ['http://127.0.0.1./x', 'loopback'],
+])('%s is %s', (url, kind) => {
+  expect(addressKind(new URL(url).hostname)).toBe(kind);
+});

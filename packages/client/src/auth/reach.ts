@@ -11,15 +11,24 @@
 
 /** Loopback hosts may be spoken to over plain HTTP; anything else must be HTTPS. */
 export function isLoopback(url: URL): boolean {
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+  const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '');
+  return (
+    host === 'localhost' ||
+    host.endsWith('.localhost') ||
+    host === '::1' ||
+    /^127\.\d+\.\d+\.\d+$/.test(host)
+  );
 }
 
 /** Why the client will not reach `url` on `server`'s word, or undefined when it may. */
 export function refusalToReach(url: URL, server: URL): string | undefined {
+  // Before the origin: a `blob:` URL has the origin of the URL inside it.
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    return `${url.protocol} is not https: (plain http: is for loopback only)`;
+  }
   // The server's own origin is reached already, and its well-known URLs are asked anyway.
   if (url.origin === server.origin) return undefined;
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopback(url))) {
+  if (url.protocol === 'http:' && !isLoopback(url)) {
     return `${url.protocol} is not https: (plain http: is for loopback only)`;
   }
   const where = addressKind(url.hostname);
@@ -33,7 +42,9 @@ type AddressKind = 'loopback' | 'private' | 'link-local';
 
 /** The kind of a literal IP address that is not public, or undefined (a name, a public address). */
 export function addressKind(hostname: string): AddressKind | undefined {
-  if (hostname === 'localhost') return 'loopback';
+  // A name may end in the root's dot; `*.localhost` is loopback by definition (RFC 6761).
+  hostname = hostname.replace(/\.$/, '');
+  if (hostname === 'localhost' || hostname.endsWith('.localhost')) return 'loopback';
   // The URL parser writes IPv4 in dotted decimal and IPv6 compressed, in brackets.
   const v4 = /^(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(hostname);
   if (v4) return ipv4Kind(v4.slice(1).map(Number));

@@ -373,10 +373,15 @@ export class McpClient implements AsyncDisposable {
     known: Tool | undefined,
   ): Promise<CallToolResult> {
     const reuse = this.#policy?.reuse;
-    if (reuse?.covers(name, known)) {
-      return reuse.run(name, args, options.signal, () =>
-        this.#callOnce(name, args, options, known),
-      );
+    // A call with headers of its own may act for someone else: its result is its own. A closed
+    // client answers nothing, not even from what it kept.
+    if (reuse?.covers(name, known) && !options.headers && !this.#closing) {
+      const limits = {
+        signal: options.signal,
+        timeoutMs: options.timeoutMs ?? this.#options.timeoutMs,
+        tool: name,
+      };
+      return reuse.run(name, args, limits, () => this.#callOnce(name, args, options, known));
     }
     return this.#callOnce(name, args, options, known);
   }
@@ -832,7 +837,10 @@ export class McpClient implements AsyncDisposable {
     deadline: Deadline,
     options: CallToolOptions,
   ): Promise<CallResult> {
-    onPushback(deadline, (retryAfterMs) => admission.pushback(retryAfterMs));
+    // A server's Retry-After holds every call, but no longer than the client waits out for one
+    // call (`retry.maxRetryAfterMs`): a hostile 317 years must not stall the fleet.
+    const cap = this.#options.retry.maxRetryAfterMs;
+    onPushback(deadline, (retryAfterMs) => admission.pushback(Math.min(retryAfterMs, cap)));
     const waiting = admission.enter(deadline, where);
     // A call that left the queue (its deadline ended) never had a slot to give back.
     let entered = waiting === undefined;
@@ -854,7 +862,7 @@ export class McpClient implements AsyncDisposable {
         // Retries off, the 429 arrives here instead of in retry.ts: it holds the others all the same.
         const { status, retryAfterMs } = error as { status?: unknown; retryAfterMs?: unknown };
         if (isMcpError(error) && status === 429 && typeof retryAfterMs === 'number') {
-          admission.pushback(retryAfterMs);
+          admission.pushback(Math.min(retryAfterMs, cap));
         }
         if (entered) admission.exit(lease);
         throw error;

@@ -4,6 +4,8 @@
  * versions allow (negotiation still asks the server, whose answer wins); the URL's variables
  * and the headers filled through the application's inputs.
  */
+
+import { isLoopback, refusalToReach } from '../auth/reach.ts';
 import type { ClientOptions } from '../client/options.ts';
 import { DiscoveryError } from '../core/errors.ts';
 import { LEGACY_VERSIONS, MODERN_VERSIONS, type ProtocolChoice } from '../dialects/versions.ts';
@@ -62,6 +64,15 @@ export async function chooseRemote(
     // The URL itself is not told: a secret variable may be in it.
     throw new DiscoveryError('card', `${card.name}'s remote URL is not an http(s) URL once filled`);
   }
+  // A card read from a stranger's domain names where the client connects: the rule of what a
+  // server names for authorization holds here too (never into the user's network).
+  const parsed = new URL(url);
+  const refusal = card.source ? refusalToReach(parsed, new URL(card.source)) : undefined;
+  if (refusal) {
+    throw new DiscoveryError('card', `${card.name}'s remote is refused: ${refusal}`, {
+      url: card.source,
+    });
+  }
   const headers: Record<string, string> = {};
   const secretHeaders: string[] = [];
   for (const header of remote.headers ?? []) {
@@ -69,6 +80,16 @@ export async function chooseRemote(
     if (!filled) continue;
     headers[header.name] = filled.value;
     if (filled.secret) secretHeaders.push(header.name);
+  }
+  if (
+    (secretHeaders.length > 0 || filledUrl.secret) &&
+    parsed.protocol === 'http:' &&
+    !isLoopback(parsed)
+  ) {
+    throw new DiscoveryError(
+      'card',
+      `${card.name}'s remote is plain http: the secrets it asks for would cross the network in the clear`,
+    );
   }
   return {
     remote,

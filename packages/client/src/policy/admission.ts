@@ -234,10 +234,13 @@ export class Admission {
   #sleep(ms: number, forSlot: boolean): Promise<void> {
     return new Promise((resume) => {
       // A timer can fire a little early; the loop asks again, so no start comes before its time.
-      const timer = setTimeout(() => {
-        this.#pause = undefined;
-        resume();
-      }, Math.ceil(ms));
+      const timer = setTimeout(
+        () => {
+          this.#pause = undefined;
+          resume();
+        },
+        Math.min(Math.ceil(ms), MAX_TIMER_MS),
+      );
       this.#pause = { timer, resume, forSlot };
     });
   }
@@ -249,3 +252,6 @@ export class Admission {
     this.#pause = undefined;
   }
 }
+
+/** The longest delay setTimeout keeps (a longer one fires at once): the loop asks again after it. */
+const MAX_TIMER_MS = 2 ** 31 - 1;

@@ -9,7 +9,11 @@ import { memoryPolicyStore } from './memory-store.ts';
 import { ResultReuse } from './reuse.ts';
 import type { CallPolicy, CallRate, PolicyNote, PolicyStore, ReuseOptions } from './types.ts';
 
-const REUSE_KEYS = { ttlMs: true, tools: true } as const satisfies OptionKeys<ReuseOptions>;
+const REUSE_KEYS = {
+  ttlMs: true,
+  tools: true,
+  partition: true,
+} as const satisfies OptionKeys<ReuseOptions>;
 
 /** The keys `policy` takes: a key of the interfaces left out here does not compile. */
 export const POLICY_KEYS = {
@@ -50,6 +54,9 @@ export function checkPolicy(policy: CallPolicy | undefined): void {
       (!Array.isArray(reuse.tools) || !reuse.tools.every((name) => typeof name === 'string'))
     ) {
       throw usageError('expected `policy.reuse.tools` to be a list of tool names');
+    }
+    if (reuse.partition !== undefined && typeof reuse.partition !== 'string') {
+      throw usageError('expected `policy.reuse.partition` to be a string');
     }
   }
   if (store !== undefined) checkStore(store);

@@ -5,6 +5,9 @@
 import type { CallToolResult } from '../core/types.ts';
 import type { CallRate, PolicyStore, TakenStart } from './types.ts';
 
+/** How many results one process keeps at most: each may be as large as a response may be. */
+const MAX_RESULTS = 1_000;
+
 export function memoryPolicyStore(): PolicyStore {
   const starts = new Map<string, number[]>();
   const holds = new Map<string, number>();
@@ -38,10 +41,16 @@ export function memoryPolicyStore(): PolicyStore {
     },
     async keepResult(key: string, result: CallToolResult, ttlMs: number): Promise<void> {
       const now = Date.now();
-      // Results no one asks for again would stay for ever: the stale ones go as new ones come.
-      if (results.size >= 1_000) {
+      // Results no one asks for again would stay for ever: the stale ones go as new ones come,
+      // and past the bound the oldest kept go too (a Map keeps the order they came in).
+      if (results.size >= MAX_RESULTS) {
         for (const [old, kept] of results) if (kept.until <= now) results.delete(old);
+        for (const old of results.keys()) {
+          if (results.size < MAX_RESULTS) break;
+          results.delete(old);
+        }
       }
+      results.delete(key);
       results.set(key, { json: JSON.stringify(result), until: now + ttlMs });
     },
   };

@@ -5,7 +5,7 @@
  * (in `_meta` or beside `content`), an error result and a deferred call's handle are never kept.
  */
 import { asError } from '../core/call-boundary.ts';
-import { isMcpError } from '../core/errors.ts';
+import { AbortedError, isMcpError, TimeoutError } from '../core/errors.ts';
 import type { JsonObject } from '../core/jsonrpc.ts';
 import type { CallToolResult, Tool } from '../core/types.ts';
 import type { PolicyNote, PolicyStore, ReuseOptions } from './types.ts';
@@ -35,26 +35,31 @@ export class ResultReuse {
     return hints?.readOnlyHint === true && hints.idempotentHint === true;
   }
 
-  /** The result of `name(args)`: kept, shared with an identical call in flight, or `call()`ed. */
+  /**
+   * The result of `name(args)`: kept, shared with an identical call in flight, or `call()`ed. A
+   * caller that joins another's call still ends on its own signal and timeout.
+   */
   run(
     name: string,
     args: JsonObject,
-    signal: AbortSignal | undefined,
+    limits: { signal: AbortSignal | undefined; timeoutMs: number; tool: string },
     call: () => Promise<CallToolResult>,
   ): Promise<CallToolResult> {
     const { server, options, store, note, warn } = this.#settings;
-    const key = keyOf(server, name, args);
+    const { signal } = limits;
+    const key = keyOf(server, options.partition ?? '', name, args);
     const flight = this.#flights.get(key);
     if (flight) {
       note({ kind: 'reused', tool: name, shared: true });
       // Each caller gets its own copy; a flight ended by its first caller's signal or deadline
       // is not this caller's end: it calls for itself.
-      return flight.then(structuredClone, (error: unknown) => {
+      const joined = flight.then(structuredClone, (error: unknown) => {
         if (isMcpError(error) && (error.code === 'ABORTED' || error.code === 'TIMEOUT')) {
           if (!signal?.aborted) return call();
         }
         throw error;
       });
+      return within(joined, limits);
     }
     const started = this.#kept(key).then((kept) => {
       if (kept) {
@@ -88,9 +93,44 @@ export class ResultReuse {
   }
 }
 
-/** One key per server, tool and arguments, whatever order the arguments' keys came in. */
-export function keyOf(server: string, name: string, args: JsonObject): string {
-  return `${server}\n${name}\n${canonical(args)}`;
+/** One key per server, partition, tool and arguments, whatever order the arguments' keys came in. */
+export function keyOf(server: string, partition: string, name: string, args: JsonObject): string {
+  return `${server}\n${partition}\n${name}\n${canonical(args)}`;
+}
+
+/** `waiting`, or the caller's own end: its signal's abort or its timeout, typed as a call's. */
+function within<T>(
+  waiting: Promise<T>,
+  limits: { signal: AbortSignal | undefined; timeoutMs: number; tool: string },
+): Promise<T> {
+  const { signal, timeoutMs, tool } = limits;
+  const where = { method: 'tools/call', tool };
+  if (signal?.aborted) return Promise.reject(new AbortedError({ ...where, cause: signal.reason }));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => {
+      done();
+      reject(new AbortedError({ ...where, cause: signal?.reason }));
+    };
+    const timer = setTimeout(() => {
+      done();
+      reject(new TimeoutError(timeoutMs, where));
+    }, timeoutMs);
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    waiting.then(
+      (value) => {
+        done();
+        resolve(value);
+      },
+      (error: unknown) => {
+        done();
+        reject(error);
+      },
+    );
+  });
 }
 
 function canonical(value: unknown): string {

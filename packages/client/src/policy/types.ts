@@ -19,6 +19,13 @@ export interface ReuseOptions {
    * `readOnlyHint` and `idempotentHint` are.
    */
   tools?: readonly string[];
+  /**
+   * Whose results these are. Results are shared by every client on the same store (every worker,
+   * with `@toolwire/redis`) and partition: clients that act for different users, or hold
+   * different credentials, give each its own, so one user's result never reaches another.
+   * @default '' (one partition for every client on the store)
+   */
+  partition?: string;
 }
 
 export interface CallPolicy {

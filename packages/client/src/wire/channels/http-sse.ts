@@ -281,7 +281,8 @@ export function endpointOf(data: string, serverUrl: string): string {
     });
   }
   const origin = new URL(serverUrl).origin;
-  if (url.origin !== origin) {
+  // The scheme first: a `blob:` URL carries the origin of the URL inside it.
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin !== origin) {
     throw new MalformedMessageError(
       `the endpoint event names another origin (${url.origin}) than the server's (${origin})`,
       { url: serverUrl, method: 'GET', mayHaveRun: false },
