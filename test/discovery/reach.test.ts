@@ -5,25 +5,9 @@
  * as a real domain is, and the dispatcher records every origin the client asked for.
  */
 import { discoverServers } from '@toolwire/client';
-import { Agent, type Dispatcher } from 'undici';
 import { expect, test } from 'vitest';
+import { recordingDispatcher } from '../helpers/recording-dispatcher.ts';
 import { startDomain } from './domain.ts';
-
-function byName(): { dispatcher: Dispatcher; origins: string[] } & AsyncDisposable {
-  const agent = new Agent();
-  const origins: string[] = [];
-  const dispatcher = agent.compose(
-    (dispatch) => (options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler) => {
-      const origin = String(options.origin);
-      origins.push(origin);
-      return dispatch(
-        { ...options, origin: origin.replace('//catalog.test:', '//127.0.0.1:') },
-        handler,
-      );
-    },
-  );
-  return { dispatcher, origins, [Symbol.asyncDispose]: () => agent.close() };
-}
 
 test('card and catalog URLs in the user network, or over plain http elsewhere, are refused and never fetched', async () => {
   await using domain = await startDomain();
@@ -60,7 +44,7 @@ test('card and catalog URLs in the user network, or over plain http elsewhere, a
   domain.docs.set('/ok/server-card', {
     body: { name: 'com.example/ok', version: '1.0.0', description: 'on the catalog’s own origin' },
   });
-  await using wire = byName();
+  await using wire = recordingDispatcher({ named: 'catalog.test' });
   const found = await discoverServers(named, { dispatcher: wire.dispatcher });
   expect(found.servers.map((server) => server.card.name)).toEqual(['com.example/ok']);
   const reasons = found.skipped.map((skip) => skip.reason);

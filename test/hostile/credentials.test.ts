@@ -6,8 +6,8 @@
  */
 import { AuthorizationError, createMcpClient, McpError, memoryAuthStore } from '@toolwire/client';
 import { startReferenceServer } from '@toolwire/reference-server';
-import { Agent, type Dispatcher } from 'undici';
 import { describe, expect, test } from 'vitest';
+import { recordingDispatcher } from '../helpers/recording-dispatcher.ts';
 import { toolwire } from '../helpers/toolwire.ts';
 import {
   listen,
@@ -165,26 +165,6 @@ describe('finding 5: a pre-registered client secret without its issuer', () => {
   });
 });
 
-/**
- * A dispatcher that records every origin the client reaches, and sends `http://mcp.test:PORT` to
- * loopback: the MCP server then has a name, not a loopback address, as a remote one does.
- */
-function recordingDispatcher(): { dispatcher: Dispatcher; origins: string[] } & AsyncDisposable {
-  const agent = new Agent();
-  const origins: string[] = [];
-  const dispatcher = agent.compose(
-    (dispatch) => (options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler) => {
-      const origin = String(options.origin);
-      origins.push(origin);
-      return dispatch(
-        { ...options, origin: origin.replace('//mcp.test:', '//127.0.0.1:') },
-        handler,
-      );
-    },
-  );
-  return { dispatcher, origins, [Symbol.asyncDispose]: () => agent.close() };
-}
-
 /** An MCP server that asks for credentials, naming `resourceMetadata` in its challenge. */
 function challenging(resourceMetadata: (origin: string) => string) {
   return listen((request, res, origin) => {
@@ -212,7 +192,7 @@ describe('finding 7: discovery reaches only https:, loopback, and never into the
     ['another scheme', () => 'file:///etc/passwd'],
   ])('resource_metadata at %s is refused, typed, and never fetched', async (_what, named) => {
     await using server = await challenging(named);
-    await using wire = recordingDispatcher();
+    await using wire = recordingDispatcher({ named: 'mcp.test' });
     const url = `${server.origin.replace('127.0.0.1', 'mcp.test')}/mcp`;
     await using client = createMcpClient(url, {
       dialect: 'mcp-stateful',
@@ -232,7 +212,7 @@ describe('finding 7: discovery reaches only https:, loopback, and never into the
     await using server = await challenging(
       (origin) => `${origin.replace('127.0.0.1', 'mcp.test')}/.well-known/oauth-protected-resource`,
     );
-    await using wire = recordingDispatcher();
+    await using wire = recordingDispatcher({ named: 'mcp.test' });
     const url = `${server.origin.replace('127.0.0.1', 'mcp.test')}/mcp`;
     await using client = createMcpClient(url, {
       dialect: 'mcp-stateful',

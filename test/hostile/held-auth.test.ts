@@ -8,13 +8,8 @@
 import { AuthorizationError, createMcpClient, McpError, memoryAuthStore } from '@toolwire/client';
 import { startReferenceServer } from '@toolwire/reference-server';
 import { describe, expect, test } from 'vitest';
-import {
-  listen,
-  recordingDispatcher,
-  sendJson,
-  startAuthorizationServer,
-  startCollector,
-} from './servers.ts';
+import { recordingDispatcher } from '../helpers/recording-dispatcher.ts';
+import { listen, sendJson, startAuthorizationServer, startCollector } from './servers.ts';
 
 const SECRET = 'cs-held-7e2b91';
 

@@ -5,7 +5,6 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Agent, type Dispatcher } from 'undici';
 
 export interface Received {
   method: string;
@@ -101,41 +100,6 @@ export function startAuthorizationServer(
     }
     sendJson(res, 404, { error: 'not_found' });
   });
-}
-
-export interface WireRecord {
-  origin: string;
-  path: string;
-  /** The request's headers as the client gave them to undici, as text. */
-  headers: string;
-}
-
-/**
- * A dispatcher that records every request the client makes through it: where it went and the
- * headers it carried (so a test can look for a credential anywhere it should not be).
- */
-export function recordingDispatcher(): {
-  dispatcher: Dispatcher;
-  requests: WireRecord[];
-} & AsyncDisposable {
-  const agent = new Agent();
-  const requests: WireRecord[] = [];
-  const dispatcher = agent.compose(
-    (dispatch) => (options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler) => {
-      const headers = options.headers;
-      requests.push({
-        origin: String(options.origin),
-        path: options.path,
-        headers: JSON.stringify(
-          headers && typeof headers === 'object' && Symbol.iterator in headers
-            ? [...(headers as Iterable<unknown>)]
-            : headers,
-        ),
-      });
-      return dispatch(options, handler);
-    },
-  );
-  return { dispatcher, requests, [Symbol.asyncDispose]: () => agent.close() };
 }
 
 export interface RpcMessage {
